@@ -1,0 +1,144 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Every target builds in Swift 6 language mode with the same strictness.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let clocks: Target.Dependency = .product(name: "Clocks", package: "swift-clocks")
+let concurrencyExtras: Target.Dependency = .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras")
+let customDump: Target.Dependency = .product(name: "CustomDump", package: "swift-custom-dump")
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+
+let package = Package(
+    name: "PetSpot",
+    defaultLocalization: "en",
+    platforms: [.iOS(.v17), .macOS(.v14)],
+    products: [
+        .executable(name: "petspot", targets: ["petspot"]),
+        .library(name: "PetSpotDomain", targets: ["PetSpotDomain"]),
+        .library(name: "LocationService", targets: ["LocationService"]),
+        .library(name: "DeviceSimulator", targets: ["DeviceSimulator"]),
+        .library(name: "Permissions", targets: ["Permissions"]),
+        .library(name: "StartupFeature", targets: ["StartupFeature"]),
+        .library(name: "StartupFeatureUI", targets: ["StartupFeatureUI"]),
+        .library(name: "PlatformLive", targets: ["PlatformLive"]),
+        .library(name: "PetAPI", targets: ["PetAPI"]),
+        .library(name: "PetServer", targets: ["PetServer"]),
+        .library(name: "TestSupport", targets: ["TestSupport"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+    ],
+    targets: [
+        // MARK: Logic (builds and is tested everywhere)
+        .target(name: "PetSpotDomain", swiftSettings: swiftSettings),
+        .target(
+            name: "LocationService",
+            dependencies: ["PetSpotDomain", concurrencyExtras],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "DeviceSimulator",
+            dependencies: ["PetSpotDomain", "LocationService", "Permissions"],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "Permissions", dependencies: ["PetSpotDomain"], swiftSettings: swiftSettings),
+        .target(
+            name: "StartupFeature",
+            dependencies: ["PetSpotDomain"],
+            resources: [.process("Resources")],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "PetAPI", dependencies: ["PetSpotDomain"], swiftSettings: swiftSettings),
+        .target(
+            name: "PetServer",
+            dependencies: [
+                "PetAPI",
+                "PetSpotDomain",
+                logging,
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "TestSupport",
+            dependencies: ["PetSpotDomain", "LocationService", concurrencyExtras],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "petspot",
+            dependencies: [
+                "PetSpotDomain", "LocationService", "DeviceSimulator", "Permissions",
+                "StartupFeature", "PetAPI", "PetServer", clocks, logging,
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Apple only (every file is wrapped whole in `#if canImport(...)`; empty on Linux)
+        .target(
+            name: "PlatformLive",
+            dependencies: ["PetSpotDomain", "LocationService", "Permissions"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "StartupFeatureUI",
+            dependencies: ["StartupFeature", "Permissions", "PlatformLive", "LocationService", "PetAPI"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Tests
+        .testTarget(
+            name: "PetSpotDomainTests",
+            dependencies: ["PetSpotDomain", customDump],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "LocationServiceTests",
+            dependencies: ["LocationService", "PetSpotDomain", "TestSupport", clocks, concurrencyExtras],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DeviceSimulatorTests",
+            dependencies: ["DeviceSimulator", "LocationService", "Permissions", "PetSpotDomain", clocks],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PermissionsTests",
+            dependencies: ["Permissions", "DeviceSimulator", "PetSpotDomain", "TestSupport", clocks],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "StartupFeatureTests",
+            dependencies: [
+                "StartupFeature", "PetSpotDomain", "LocationService", "DeviceSimulator", "TestSupport",
+                clocks, concurrencyExtras, customDump,
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PetAPITests",
+            dependencies: ["PetAPI", "PetSpotDomain", customDump],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PetServerTests",
+            dependencies: [
+                "PetServer", "PetAPI", "PetSpotDomain",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)
