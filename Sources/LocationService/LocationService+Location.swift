@@ -1,0 +1,69 @@
+import Foundation
+import PetSpotDomain
+
+extension LocationService {
+    /// One current location, or nil.
+    ///
+    /// Nil when not authorized (the manager is not touched), on a failure, when no fix comes within
+    /// ``Configuration/locationTimeout``, and when the calling task is cancelled. A cached fix no older
+    /// than ``Configuration/maximumCachedFixAge`` is returned at once. Callers that arrive while a
+    /// request is in flight share its outcome.
+    public func requestLocation() async -> UserLocation? {
+        startHandlingEvents()
+        guard !Task.isCancelled, await currentStatus.isAuthorized else { return nil }
+        if let cached = await cachedFix?.userLocation, isFresh(cached) { return cached }
+        guard !Task.isCancelled else { return nil }
+        let token = nextToken()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                locationWaiters[token] = continuation
+                if locationWaiters.count == 1 { startLocationRequest() }
+            }
+        } onCancel: {
+            Task { await self.cancelLocationWaiter(token) }
+        }
+    }
+
+    private func isFresh(_ location: UserLocation) -> Bool {
+        let age = now().timeIntervalSince(location.timestamp)
+        let limit = Double(configuration.maximumCachedFixAge.components.seconds)
+            + Double(configuration.maximumCachedFixAge.components.attoseconds) / 1e18
+        return age <= limit
+    }
+
+    private func startLocationRequest() {
+        locationTimeoutTask?.cancel()
+        let timeout = configuration.locationTimeout
+        let clock = self.clock
+        locationTimeoutTask = Task { [weak self] in
+            do { try await clock.sleep(for: timeout) } catch { return }
+            await self?.locationRequestTimedOut()
+        }
+        send(.requestLocation(configuration.desiredAccuracy))
+    }
+
+    private func locationRequestTimedOut() {
+        guard !locationWaiters.isEmpty else { return }
+        send(.stopUpdatingLocation)
+        finishLocationRequest(with: nil)
+    }
+
+    /// Resumes every caller waiting for a fix, once each. An outcome with nobody waiting is dropped.
+    func finishLocationRequest(with location: UserLocation?) {
+        let waiters = locationWaiters
+        locationWaiters.removeAll()
+        locationTimeoutTask?.cancel()
+        locationTimeoutTask = nil
+        for waiter in waiters.values { waiter.resume(returning: location) }
+    }
+
+    private func cancelLocationWaiter(_ token: Int) {
+        guard let waiter = locationWaiters.removeValue(forKey: token) else { return }
+        if locationWaiters.isEmpty {
+            locationTimeoutTask?.cancel()
+            locationTimeoutTask = nil
+            send(.stopUpdatingLocation)
+        }
+        waiter.resume(returning: nil)
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import PetSpotDomain
+
+/// Turns a ``LocationManaging`` (CLLocationManager on iOS, the simulated iPhone elsewhere) into
+/// async/await that can neither hang nor crash.
+///
+/// - Every wait is bounded by a timeout on the injected clock, and ends early on task cancellation.
+/// - Every waiting caller is resumed exactly once: a waiter is removed from its table before it is
+///   resumed, and callbacks that find no waiter (late, duplicate, after cancellation) are ignored.
+/// - Concurrent callers share one underlying request.
+/// - Calls into the manager are made in order, on the main actor, by one task that reads a command
+///   queue; the actor itself never blocks the main thread and never asks the system daemon.
+public actor LocationService: LocationServiceProtocol {
+    /// Timeouts and freshness.
+    public struct Configuration: Sendable, Equatable {
+        /// How long `requestWhenInUseAuthorization()` waits for the person's answer. iOS sends no
+        /// callback at all when the Info.plist key is missing or the app is not in the foreground, and
+        /// nothing tells the app whether its alert is up; so the wait must end. After it, the call
+        /// reports `.notDetermined`, and an answer that comes later still arrives through
+        /// ``authorizationStatusUpdates()``. 30 s leaves a person time to read the alert.
+        public var authorizationTimeout: Duration
+        /// How long `requestLocation()` waits for a fix (the seeds' 5 s).
+        public var locationTimeout: Duration
+        /// How old a cached fix may be and still be returned at once.
+        public var maximumCachedFixAge: Duration
+        /// The accuracy asked of the manager: "nearby pets" needs no more than 100 m.
+        public var desiredAccuracy: LocationAccuracy
+
+        public init(
+            authorizationTimeout: Duration = .seconds(30),
+            locationTimeout: Duration = .seconds(5),
+            maximumCachedFixAge: Duration = .seconds(120),
+            desiredAccuracy: LocationAccuracy = .hundredMeters
+        ) {
+            self.authorizationTimeout = authorizationTimeout
+            self.locationTimeout = locationTimeout
+            self.maximumCachedFixAge = maximumCachedFixAge
+            self.desiredAccuracy = desiredAccuracy
+        }
+    }
+
+    enum Command: Sendable {
+        case requestWhenInUseAuthorization
+        case requestLocation(LocationAccuracy)
+        case stopUpdatingLocation
+    }
+
+    let configuration: Configuration
+    let clock: any Clock<Duration>
+    let now: @Sendable () -> Date
+    private let manager: any LocationManaging
+    private let commands: AsyncStream<Command>.Continuation
+
+    var tokens = 0
+    var authorizationWaiters: [Int: CheckedContinuation<LocationPermissionStatus, Never>] = [:]
+    var authorizationTimeoutTask: Task<Void, Never>?
+    var locationWaiters: [Int: CheckedContinuation<UserLocation?, Never>] = [:]
+    var locationTimeoutTask: Task<Void, Never>?
+    private var statusSubscribers: [Int: AsyncStream<LocationPermissionStatus>.Continuation] = [:]
+    private var lastReportedStatus: LocationPermissionStatus?
+    private var eventTask: Task<Void, Never>?
+    /// How many manager events have been handled; lets tests wait for a callback to be processed.
+    private(set) var handledEventCount = 0
+
+    /// - Parameters:
+    ///   - manager: The location manager; on iOS one created on the main thread.
+    ///   - clock: The clock that bounds every wait (a `TestClock` in tests, virtual in the simulator).
+    ///   - now: The current date, to judge a cached fix's age; must agree with the fixes' timestamps.
+    public init(
+        manager: any LocationManaging,
+        clock: any Clock<Duration> = ContinuousClock(),
+        now: @escaping @Sendable () -> Date = { Date() },
+        configuration: Configuration = Configuration()
+    ) {
+        self.manager = manager
+        self.clock = clock
+        self.now = now
+        self.configuration = configuration
+        let (stream, continuation) = AsyncStream<Command>.makeStream()
+        self.commands = continuation
+        Task { @MainActor in
+            for await command in stream {
+                switch command {
+                case .requestWhenInUseAuthorization:
+                    manager.requestWhenInUseAuthorization()
+                case .requestLocation(let accuracy):
+                    manager.desiredAccuracy = accuracy
+                    manager.requestLocation()
+                case .stopUpdatingLocation:
+                    manager.stopUpdatingLocation()
+                }
+            }
+        }
+    }
+
+    deinit {
+        commands.finish()
+        eventTask?.cancel()
+        for subscriber in statusSubscribers.values { subscriber.finish() }
+    }
+
+    public var authorizationStatus: LocationPermissionStatus {
+        get async {
+            startHandlingEvents()
+            return await manager.authorizationStatus
+        }
+    }
+
+    public func authorizationStatusUpdates() -> AsyncStream<LocationPermissionStatus> {
+        startHandlingEvents()
+        let (stream, continuation) = AsyncStream<LocationPermissionStatus>.makeStream()
+        let token = nextToken()
+        statusSubscribers[token] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeSubscriber(token) }
+        }
+        return stream
+    }
+
+    // MARK: - Internals shared by the request extensions
+
+    func nextToken() -> Int {
+        tokens += 1
+        return tokens
+    }
+
+    func send(_ command: Command) {
+        commands.yield(command)
+    }
+
+    var currentStatus: LocationPermissionStatus {
+        get async { await manager.authorizationStatus }
+    }
+
+    var cachedFix: LocationFix? {
+        get async { await manager.location }
+    }
+
+    /// Starts reading the manager's callbacks, once. Callbacks sent before are buffered by the stream
+    /// and handled in order.
+    func startHandlingEvents() {
+        guard eventTask == nil else { return }
+        let events = manager.events
+        eventTask = Task { [weak self] in
+            for await event in events {
+                guard let self else { return }
+                await self.handle(event)
+            }
+        }
+    }
+
+    private func handle(_ event: LocationManagerEvent) {
+        handledEventCount += 1
+        switch event {
+        case .authorizationChanged(let status, _):
+            authorizationChanged(to: status)
+        case .locationsUpdated(let fixes):
+            finishLocationRequest(with: fixes.last(where: { $0.horizontalAccuracy >= 0 })?.userLocation)
+        case .failed:
+            finishLocationRequest(with: nil)
+        }
+    }
+
+    private func authorizationChanged(to status: LocationPermissionStatus) {
+        // The creation-time callback reports `.notDetermined` before anyone answered: not an answer.
+        if status != .notDetermined {
+            finishAuthorizationRequest(with: status)
+        }
+        if !status.isAuthorized {
+            // A fix will not come any more; iOS would also fail the request with `denied`.
+            finishLocationRequest(with: nil)
+        }
+        if let lastReportedStatus, lastReportedStatus != status {
+            for subscriber in statusSubscribers.values { subscriber.yield(status) }
+        }
+        lastReportedStatus = status
+    }
+
+    private func removeSubscriber(_ token: Int) {
+        statusSubscribers[token] = nil
+    }
+}
