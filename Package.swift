@@ -51,7 +51,7 @@ let package = Package(
             dependencies: ["PetSpotDomain", "LocationService", "Permissions"],
             swiftSettings: swiftSettings
         ),
-        .target(name: "Permissions", dependencies: ["PetSpotDomain"], swiftSettings: swiftSettings),
+        .target(name: "Permissions", dependencies: ["PetSpotDomain", "LocationService"], swiftSettings: swiftSettings),
         .target(
             name: "StartupFeature",
             dependencies: ["PetSpotDomain"],
@@ -115,7 +115,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PermissionsTests",
-            dependencies: ["Permissions", "DeviceSimulator", "PetSpotDomain", "TestSupport", clocks],
+            dependencies: ["Permissions", "DeviceSimulator", "LocationService", "PetSpotDomain", "TestSupport", clocks],
             swiftSettings: swiftSettings
         ),
         .testTarget(
