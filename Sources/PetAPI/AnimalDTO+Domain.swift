@@ -1,0 +1,61 @@
+import Foundation
+import PetSpotDomain
+
+/// Why a wire animal cannot become a domain ``Animal``: names the field and what was wrong.
+public struct AnimalValidationError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The JSON field, e.g. `species` or `location.lat`.
+    public var field: String
+    public var message: String
+
+    public init(field: String, message: String) {
+        self.field = field
+        self.message = message
+    }
+
+    public var description: String { "\(field): \(message)" }
+}
+
+extension AnimalDTO {
+    /// The domain animal this DTO describes, after checking every field.
+    /// - Throws: ``AnimalValidationError`` naming the first field that is wrong.
+    public func toDomain() throws(AnimalValidationError) -> Animal {
+        func fail(_ field: String, _ message: String) -> AnimalValidationError {
+            AnimalValidationError(field: field, message: message)
+        }
+        guard !id.isEmpty, id.count <= 128 else { throw fail("id", "must be 1 to 128 characters") }
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw fail("name", "must not be empty") }
+        guard let species = Animal.Species(rawValue: species) else {
+            throw fail("species", "must be one of dog, cat, rabbit, bird, other (was \"\(self.species)\")")
+        }
+        guard let sex = Animal.Sex(rawValue: sex) else {
+            throw fail("sex", "must be one of female, male, unknown (was \"\(self.sex)\")")
+        }
+        guard (0...600).contains(ageMonths) else { throw fail("ageMonths", "must be between 0 and 600") }
+        var photo: URL?
+        if let photoURL {
+            guard let url = URL(string: photoURL), url.scheme == "https" || url.scheme == "http" else {
+                throw fail("photoURL", "must be an http(s) URL or null")
+            }
+            photo = url
+        }
+        guard !shelter.name.isEmpty else { throw fail("shelter.name", "must not be empty") }
+        guard !shelter.city.isEmpty else { throw fail("shelter.city", "must not be empty") }
+        let coordinate: GeoCoordinate
+        do {
+            coordinate = try GeoCoordinate(latitude: location.lat, longitude: location.lon)
+        } catch .latitudeOutOfRange {
+            throw fail("location.lat", "must be a finite number between -90 and 90")
+        } catch {
+            throw fail("location.lon", "must be a finite number between -180 and 180")
+        }
+        if let distanceKm, !(distanceKm.isFinite && distanceKm >= 0) {
+            throw fail("distanceKm", "must be a finite number ≥ 0 or null")
+        }
+        return Animal(
+            id: id, name: name, species: species, breed: breed, sex: sex, ageMonths: ageMonths,
+            description: description, photoURL: photo,
+            shelter: Animal.Shelter(name: shelter.name, city: shelter.city),
+            location: coordinate, publishedAt: publishedAt, distanceKm: distanceKm
+        )
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import PetSpotDomain
+
+/// The HTTP client of `GET /api/pets`: the live ``AnimalRepositoryProtocol``.
+///
+/// Coordinates leave the device rounded to ``Configuration/coordinateDecimals`` places (default 2, about
+/// 1 km), and only when a location is given.
+public struct AnimalRepository: AnimalRepositoryProtocol {
+    public struct Configuration: Sendable, Equatable {
+        /// The server root, e.g. `http://127.0.0.1:8080`.
+        public var baseURL: URL
+        /// Decimal places kept of each coordinate (0…8).
+        public var coordinateDecimals: Int
+        /// Search radius in kilometres (1…500); nil uses the server's default (50).
+        public var radiusKm: Double?
+        /// Animals per request (1…100); nil uses the server's default (20).
+        public var limit: Int?
+        /// Seconds before a request gives up.
+        public var timeout: TimeInterval
+
+        public init(
+            baseURL: URL,
+            coordinateDecimals: Int = 2,
+            radiusKm: Double? = nil,
+            limit: Int? = nil,
+            timeout: TimeInterval = 10
+        ) {
+            self.baseURL = baseURL
+            self.coordinateDecimals = coordinateDecimals
+            self.radiusKm = radiusKm
+            self.limit = limit
+            self.timeout = timeout
+        }
+    }
+
+    public let configuration: Configuration
+    private let session: URLSession
+
+    public init(configuration: Configuration, session: URLSession = .shared) {
+        self.configuration = configuration
+        self.session = session
+    }
+
+    public init(baseURL: URL) {
+        self.init(configuration: Configuration(baseURL: baseURL))
+    }
+
+    /// The query this repository sends for `location` (coordinates already rounded).
+    public func query(near location: UserLocation?) -> PetQuery {
+        var query = PetQuery()
+        if let location {
+            query.center = location.rounded(toDecimals: configuration.coordinateDecimals).coordinate
+            if let radius = configuration.radiusKm { query.radiusKm = radius }
+        }
+        if let limit = configuration.limit { query.limit = limit }
+        return query
+    }
+
+    /// The exact URL a fetch for `location` requests.
+    public func requestURL(near location: UserLocation?) -> URL {
+        let items = query(near: location).queryItems
+        let pets = configuration.baseURL.appendingPathComponent("api").appendingPathComponent("pets")
+        guard !items.isEmpty, var components = URLComponents(url: pets, resolvingAgainstBaseURL: false) else {
+            return pets
+        }
+        components.queryItems = items.map { URLQueryItem(name: $0.name, value: $0.value) }
+        return components.url ?? pets
+    }
+
+    /// The path and query of ``requestURL(near:)``, e.g. `/api/pets?lat=52.23&lon=21.01`, for logs.
+    public func requestPath(near location: UserLocation?) -> String {
+        let url = requestURL(near: location)
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let path = components?.path ?? url.path
+        guard let query = components?.percentEncodedQuery, !query.isEmpty else { return path }
+        return "\(path)?\(query)"
+    }
+
+    public func fetchAnimals(near location: UserLocation?) async throws -> [Animal] {
+        try await fetchPage(near: location).animals
+    }
+
+    /// One page of the listing with its pagination, mapped to domain animals.
+    public func fetchPage(near location: UserLocation?, page: Int = 1) async throws(AnimalRepositoryError) -> (animals: [Animal], pagination: PetListResponse.Pagination) {
+        var url = requestURL(near: location)
+        if page != 1, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+            components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "page", value: String(page))]
+            url = components.url ?? url
+        }
+        var request = URLRequest(url: url, timeoutInterval: configuration.timeout)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            throw .transport(message: error.localizedDescription)
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw .transport(message: "the answer was not HTTP")
+        }
+        let decoder = PetAPICoding.makeDecoder()
+        guard (200..<300).contains(http.statusCode) else {
+            let body = try? decoder.decode(APIErrorBody.self, from: data)
+            throw .httpStatus(code: http.statusCode, error: body?.error)
+        }
+        let list: PetListResponse
+        do {
+            list = try decoder.decode(PetListResponse.self, from: data)
+        } catch {
+            throw .decoding(message: String(describing: error))
+        }
+        var animals: [Animal] = []
+        animals.reserveCapacity(list.animals.count)
+        for (index, dto) in list.animals.enumerated() {
+            do {
+                animals.append(try dto.toDomain())
+            } catch {
+                throw .decoding(message: "animals[\(index)].\(error.field) \(error.message)")
+            }
+        }
+        return (animals, list.pagination)
+    }
+}

@@ -1,0 +1,26 @@
+/// The body of `GET /api/pets`: one page of animals and where it sits in the whole result.
+public struct PetListResponse: Codable, Sendable, Equatable {
+    public struct Pagination: Codable, Sendable, Equatable {
+        public var page: Int
+        public var limit: Int
+        /// Animals matching the query over all pages.
+        public var totalCount: Int
+        /// `ceil(totalCount / limit)`; 0 when nothing matched.
+        public var totalPages: Int
+
+        public init(page: Int, limit: Int, totalCount: Int) {
+            self.page = page
+            self.limit = limit
+            self.totalCount = totalCount
+            self.totalPages = limit > 0 ? (totalCount + limit - 1) / limit : 0
+        }
+    }
+
+    public var animals: [AnimalDTO]
+    public var pagination: Pagination
+
+    public init(animals: [AnimalDTO], pagination: Pagination) {
+        self.animals = animals
+        self.pagination = pagination
+    }
+}

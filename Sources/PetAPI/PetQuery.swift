@@ -1,0 +1,48 @@
+import PetSpotDomain
+
+/// The validated query of `GET /api/pets`, shared by the server (parsing) and the client (encoding).
+public struct PetQuery: Sendable, Equatable {
+    public static let radiusRange: ClosedRange<Double> = 1...500
+    public static let defaultRadiusKm: Double = 50
+    public static let limitRange: ClosedRange<Int> = 1...100
+    public static let defaultLimit = 20
+
+    /// The searched point; nil lists every animal, newest first.
+    public var center: GeoCoordinate?
+    /// Search radius in kilometres; only meaningful with a ``center``.
+    public var radiusKm: Double
+    public var limit: Int
+    /// 1-based page number.
+    public var page: Int
+
+    public init(center: GeoCoordinate? = nil, radiusKm: Double = defaultRadiusKm, limit: Int = defaultLimit, page: Int = 1) {
+        self.center = center
+        self.radiusKm = radiusKm
+        self.limit = limit
+        self.page = page
+    }
+
+    /// How many results come before this page, saturating instead of overflowing for huge pages.
+    public var offset: Int {
+        let (product, overflow) = (page - 1).multipliedReportingOverflow(by: limit)
+        return overflow ? Int.max : max(0, product)
+    }
+
+    /// The query items the client sends: coordinates and radius only with a center; defaults omitted.
+    public var queryItems: [(name: String, value: String)] {
+        var items: [(name: String, value: String)] = []
+        if let center {
+            items.append(("lat", Self.format(center.latitude)))
+            items.append(("lon", Self.format(center.longitude)))
+            if radiusKm != Self.defaultRadiusKm { items.append(("radiusKm", Self.format(radiusKm))) }
+        }
+        if limit != Self.defaultLimit { items.append(("limit", String(limit))) }
+        if page != 1 { items.append(("page", String(page))) }
+        return items
+    }
+
+    /// Shortest decimal text of a number (`52.23`, not `52.230000000000004`).
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
+    }
+}

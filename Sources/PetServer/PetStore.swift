@@ -1,0 +1,51 @@
+import PetAPI
+import PetSpotDomain
+
+/// Where the server keeps its animals. Every implementation (SQLite, PostgreSQL) must pass the same
+/// contract: the one `PetStoreContract` suite in the tests.
+public protocol PetStore: Sendable {
+    /// One page of animals for `query`.
+    ///
+    /// With a center: only animals within `radiusKm` (great-circle distance, ``GreatCircle``), nearest
+    /// first, ties by id, each with `distanceKm` set. Without: all animals, newest `publishedAt` first,
+    /// ties by id, `distanceKm` nil. `totalCount` counts every match over all pages.
+    func animals(matching query: PetQuery) async throws -> PetPage
+
+    /// The animal with this id, with `distanceKm` nil; nil when there is none.
+    func animal(id: String) async throws -> Animal?
+
+    /// Adds animals in one transaction: all of them, or none when any fails.
+    /// - Throws: ``PetStoreError/duplicateID(index:id:)`` when an id is already stored or repeats.
+    func insert(_ animals: [Animal]) async throws
+
+    /// How many animals are stored.
+    func count() async throws -> Int
+}
+
+/// One page of a listing and the size of the whole result.
+public struct PetPage: Sendable, Equatable {
+    public var animals: [Animal]
+    public var totalCount: Int
+
+    public init(animals: [Animal], totalCount: Int) {
+        self.animals = animals
+        self.totalCount = totalCount
+    }
+}
+
+/// Errors a ``PetStore`` reports in terms of the data, not of the database engine.
+public enum PetStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// `animals[index]` has an id that is already stored (or appears earlier in the same batch).
+    case duplicateID(index: Int, id: String)
+    /// A stored row could not be read back as an animal.
+    case corruptRow(id: String, field: String)
+
+    public var description: String {
+        switch self {
+        case .duplicateID(let index, let id):
+            "record \(index): field id: \"\(id)\" is already taken"
+        case .corruptRow(let id, let field):
+            "stored pet \(id) has an unreadable \(field)"
+        }
+    }
+}

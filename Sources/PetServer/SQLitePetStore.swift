@@ -1,0 +1,188 @@
+import Foundation
+import GRDB
+import PetAPI
+import PetSpotDomain
+
+/// The embedded ``PetStore``: one SQLite file through GRDB, in WAL mode.
+///
+/// Nearby queries read candidates from an R*Tree (32-bit float boxes, widened, split at the antimeridian,
+/// all longitudes near a pole) that also carries the exact coordinates, keep those within the exact
+/// haversine radius, and only then read the full rows of the page.
+public struct SQLitePetStore: PetStore {
+    let pool: DatabasePool
+    /// The database file.
+    public let path: String
+
+    /// Opens (creating and migrating if needed) the database at `path`.
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        self.pool = try DatabasePool(path: path, configuration: configuration)
+        self.path = path
+        try Self.migrator.migrate(pool)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: pets with an R*Tree location index") { db in
+            try db.execute(sql: """
+                CREATE TABLE pet (
+                    seq INTEGER PRIMARY KEY,
+                    id TEXT NOT NULL UNIQUE,
+                    name TEXT NOT NULL,
+                    species TEXT NOT NULL,
+                    breed TEXT NOT NULL,
+                    sex TEXT NOT NULL,
+                    age_months INTEGER NOT NULL,
+                    description TEXT NOT NULL,
+                    photo_url TEXT,
+                    shelter_name TEXT NOT NULL,
+                    shelter_city TEXT NOT NULL,
+                    lat REAL NOT NULL,
+                    lon REAL NOT NULL,
+                    published_at REAL NOT NULL
+                );
+                CREATE INDEX pet_newest ON pet(published_at DESC, id);
+                CREATE VIRTUAL TABLE pet_location USING rtree(seq, min_lat, max_lat, min_lon, max_lon, +lat, +lon);
+                """)
+        }
+        return migrator
+    }
+
+    static let columns =
+        "id, name, species, breed, sex, age_months, description, photo_url, shelter_name, shelter_city, lat, lon, published_at"
+
+    public func count() async throws -> Int {
+        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pet") ?? 0 }
+    }
+
+    public func animal(id: String) async throws -> Animal? {
+        try await pool.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM pet WHERE id = ?", arguments: [id])
+            return try row.map { try Self.animal(from: $0, distanceKm: nil) }
+        }
+    }
+
+    public func animals(matching query: PetQuery) async throws -> PetPage {
+        try await pool.read { db in
+            if let center = query.center {
+                try Self.nearby(db, center: center, query: query)
+            } else {
+                try Self.newest(db, query: query)
+            }
+        }
+    }
+
+    public func insert(_ animals: [Animal]) async throws {
+        try await pool.write { db in try Self.insert(animals, into: db) }
+    }
+
+    /// Inserts synchronously in the caller's transaction (used for bulk loads).
+    static func insert(_ animals: [Animal], into db: Database) throws {
+        let pet = try db.makeStatement(sql: """
+            INSERT INTO pet (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let location = try db.makeStatement(sql: """
+            INSERT INTO pet_location (seq, min_lat, max_lat, min_lon, max_lon, lat, lon) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
+        for (index, animal) in animals.enumerated() {
+            let lat = animal.location.latitude
+            let lon = animal.location.longitude
+            do {
+                try pet.execute(arguments: [
+                    animal.id, animal.name, animal.species.rawValue, animal.breed, animal.sex.rawValue,
+                    animal.ageMonths, animal.description, animal.photoURL?.absoluteString,
+                    animal.shelter.name, animal.shelter.city, lat, lon, animal.publishedAt.timeIntervalSince1970,
+                ])
+            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                throw PetStoreError.duplicateID(index: index, id: animal.id)
+            }
+            try location.execute(arguments: [db.lastInsertedRowID, lat, lat, lon, lon, lat, lon])
+        }
+    }
+
+    private static func newest(_ db: Database, query: PetQuery) throws -> PetPage {
+        let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pet") ?? 0
+        guard query.offset < total else { return PetPage(animals: [], totalCount: total) }
+        let rows = try Row.fetchAll(
+            db,
+            sql: "SELECT \(columns) FROM pet ORDER BY published_at DESC, id LIMIT ? OFFSET ?",
+            arguments: [query.limit, query.offset]
+        )
+        return PetPage(animals: try rows.map { try animal(from: $0, distanceKm: nil) }, totalCount: total)
+    }
+
+    private static func nearby(_ db: Database, center: GeoCoordinate, query: PetQuery) throws -> PetPage {
+        var ranking = NearbyRanking<Int64>(radiusKm: query.radiusKm)
+        let boxes = SearchBox.covering(center: center, radiusKm: query.radiusKm)
+        let statement = try db.cachedStatement(sql: """
+            SELECT seq, lat, lon FROM pet_location
+            WHERE max_lat >= ? AND min_lat <= ? AND max_lon >= ? AND min_lon <= ?
+            """)
+        var seen = Set<Int64>()
+        for box in boxes {
+            let rows = try Row.fetchCursor(statement, arguments: [box.minLat, box.maxLat, box.minLon, box.maxLon])
+            while let row = try rows.next() {
+                let seq: Int64 = row[0]
+                // Split boxes meet only at ±180°; a point there must count once.
+                if boxes.count > 1, !seen.insert(seq).inserted { continue }
+                let distance = GreatCircle.distanceKm(
+                    lat1: center.latitude, lon1: center.longitude, lat2: row[1], lon2: row[2]
+                )
+                ranking.consider(key: seq, distanceKm: distance)
+            }
+        }
+        let total = ranking.matches.count
+        guard query.offset < total else { return PetPage(animals: [], totalCount: total) }
+        let end = min(total, query.offset + query.limit)
+        let leading = ranking.leading(end)
+        // Break distance ties by id, then keep this page.
+        var ids: [Int64: String] = [:]
+        for chunk in stride(from: 0, to: leading.count, by: 10_000) {
+            let keys = leading[chunk..<min(leading.count, chunk + 10_000)].map(\.key)
+            let sql = "SELECT seq, id FROM pet WHERE seq IN (\(databaseQuestionMarks(count: keys.count)))"
+            for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(keys)) {
+                ids[row[0]] = row[1]
+            }
+        }
+        let ordered = leading.sorted {
+            ($0.distanceKm, ids[$0.key] ?? "") < ($1.distanceKm, ids[$1.key] ?? "")
+        }
+        let window = ordered[query.offset..<min(end, ordered.count)]
+        let distances = Dictionary(uniqueKeysWithValues: window.map { ($0.key, $0.distanceKm) })
+        let sql = "SELECT seq, \(columns) FROM pet WHERE seq IN (\(databaseQuestionMarks(count: window.count)))"
+        var animals: [Int64: Animal] = [:]
+        for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(window.map(\.key))) {
+            let seq: Int64 = row["seq"]
+            animals[seq] = try animal(from: row, distanceKm: distances[seq])
+        }
+        return PetPage(animals: window.compactMap { animals[$0.key] }, totalCount: total)
+    }
+
+    static func animal(from row: Row, distanceKm: Double?) throws -> Animal {
+        let id: String = row["id"]
+        guard let species = Animal.Species(rawValue: row["species"]) else {
+            throw PetStoreError.corruptRow(id: id, field: "species")
+        }
+        guard let sex = Animal.Sex(rawValue: row["sex"]) else {
+            throw PetStoreError.corruptRow(id: id, field: "sex")
+        }
+        guard let location = try? GeoCoordinate(latitude: row["lat"], longitude: row["lon"]) else {
+            throw PetStoreError.corruptRow(id: id, field: "location")
+        }
+        let photo: String? = row["photo_url"]
+        return Animal(
+            id: id, name: row["name"], species: species, breed: row["breed"], sex: sex,
+            ageMonths: row["age_months"], description: row["description"],
+            photoURL: photo.flatMap(URL.init(string:)),
+            shelter: Animal.Shelter(name: row["shelter_name"], city: row["shelter_city"]),
+            location: location,
+            publishedAt: Date(timeIntervalSince1970: row["published_at"]),
+            distanceKm: distanceKm
+        )
+    }
+}
