@@ -1,0 +1,27 @@
+import PetSpotDomain
+
+/// What the listing area shows, so that the view only switches over it.
+public enum AnimalListContent: Equatable, Sendable {
+    /// Nothing to show yet; a load runs.
+    case loading
+    /// The first load failed: the message with Retry.
+    case failed(message: String)
+    /// The query completed with no animals.
+    case empty
+    case animals([Animal])
+}
+
+extension AnimalListViewModel {
+    /// The listing area: earlier results stay on screen when a later query fails.
+    public var content: AnimalListContent {
+        guard let listing = state.listing else {
+            return errorMessage.map { .failed(message: $0) } ?? .loading
+        }
+        return listing.animals.isEmpty ? .empty : .animals(listing.animals)
+    }
+
+    /// The error with Retry shown above earlier results; nil when there are none or no error.
+    public var errorBanner: String? {
+        state.listing == nil ? nil : errorMessage
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Observation
+import PetSpotDomain
+
+/// The startup screen's view model: it feeds ``StartupMachine`` with events and performs the
+/// effects the machine returns. It holds no rule of its own.
+///
+/// The seed's properties are read from ``state``, the one source of truth. Effects run in tasks the
+/// view model owns; ``waitUntilIdle()`` waits until none is left, so tests and the command-line
+/// driver can step it deterministically. Status changes arrive through the stream of
+/// `authorizationStatusUpdates()`, which is consumed separately: a change pushed into it is seen
+/// when it is delivered (watch ``onEvent`` for `.permissionChanged`), then ``waitUntilIdle()``
+/// covers what it started.
+@MainActor
+@Observable
+public final class AnimalListViewModel {
+    /// The machine's state for this session.
+    public private(set) var state: StartupMachine.State
+
+    public var animals: [Animal] { state.listing?.animals ?? [] }
+    public var isLoading: Bool { state.isLoading }
+    /// The error text with Retry, while the last query's failure is showing.
+    public var errorMessage: String? { state.loadFailure == nil ? nil : L10n.AnimalList.errorMessage }
+    public var locationPermissionStatus: LocationPermissionStatus { state.permissionStatus }
+    public var currentLocation: UserLocation? { state.currentLocation }
+
+    /// Whether the custom denied/restricted popup shows (bind it to `.alert(isPresented:)`).
+    ///
+    /// Writes are ignored: SwiftUI writes `false` as an alert closes, possibly before the tapped
+    /// button's action runs, and the popup may only close through ``openSettings()`` or
+    /// ``continueWithoutLocation()`` (both of its buttons call one of them).
+    public var showPermissionDeniedAlert: Bool {
+        get { state.isPopupPresented }
+        set { _ = newValue }
+    }
+
+    /// Opens this app's page in Settings; set by the coordinator (MVVM-C).
+    @ObservationIgnored public var onOpenAppSettings: (@MainActor () -> Void)?
+    /// Receives every ``AppEvent`` as the machine's steps happen, for an event log.
+    @ObservationIgnored public var onEvent: (@MainActor (AppEvent) -> Void)?
+
+    @ObservationIgnored private let locationService: any LocationServiceProtocol
+    @ObservationIgnored private let animalRepository: any AnimalRepositoryProtocol
+    @ObservationIgnored private var effectTasks: [Int: Task<Void, Never>] = [:]
+    @ObservationIgnored private var nextEffectID = 0
+    // Written only on the main actor; read only by `deinit`, which runs when no other reference
+    // (and so no concurrent access) exists.
+    @ObservationIgnored nonisolated(unsafe) private var observationTask: Task<Void, Never>?
+
+    /// - Parameters:
+    ///   - locationService: Permission and location, in domain types.
+    ///   - animalRepository: Where the listing comes from.
+    ///   - coordinateDecimals: Decimal places of coordinates sent to the server (2 ≈ 1 km).
+    public init(
+        locationService: any LocationServiceProtocol,
+        animalRepository: any AnimalRepositoryProtocol,
+        coordinateDecimals: Int = 2
+    ) {
+        self.locationService = locationService
+        self.animalRepository = animalRepository
+        self.state = StartupMachine.State(coordinateDecimals: coordinateDecimals)
+    }
+
+    deinit {
+        observationTask?.cancel()
+    }
+
+    // MARK: - Inputs
+
+    /// The screen appeared (FR-001).
+    public func onAppear() { send(.screenAppeared) }
+
+    /// "Go to Settings" in the custom popup (FR-005).
+    public func openSettings() { send(.popupSettingsTapped) }
+
+    /// "Cancel" in the custom popup (FR-006).
+    public func continueWithoutLocation() { send(.popupCancelTapped) }
+
+    /// Retry after a failed query.
+    public func retry() { send(.retryTapped) }
+
+    /// The app's scene phase changed; a return to active re-checks the status (FR-011).
+    public func scenePhaseChanged(to phase: AppScenePhase) { send(.scenePhaseChanged(phase)) }
+
+    /// Reads the status now and lets the machine react to any change (FR-010, FR-011); returns when
+    /// everything it started has finished.
+    public func checkPermissionStatusChange() async {
+        let status = await locationService.authorizationStatus
+        send(.statusChecked(status))
+        await waitUntilIdle()
+    }
+
+    /// Loads the listing: the whole startup flow the first time, a fresh load afterwards. Returns
+    /// when it has finished.
+    public func loadAnimals() async {
+        send(state.hasAppeared ? .retryTapped : .screenAppeared)
+        await waitUntilIdle()
+    }
+
+    /// Returns when no effect is running (effects that start others are waited for too).
+    public func waitUntilIdle() async {
+        while let task = effectTasks.values.first {
+            await task.value
+        }
+    }
+
+    // MARK: - The loop
+
+    func send(_ event: StartupMachine.Event) {
+        let before = state
+        let effects = StartupMachine.reduce(&state, event)
+        if let onEvent {
+            for appEvent in AppEvent.describing(event, before: before, after: state, effects: effects) {
+                onEvent(appEvent)
+            }
+        }
+        for effect in effects { perform(effect) }
+    }
+
+    private func perform(_ effect: StartupMachine.Effect) {
+        let locationService = self.locationService
+        let animalRepository = self.animalRepository
+        switch effect {
+        case .openSettings:
+            onOpenAppSettings?()
+        case .observeStatusChanges:
+            track { self.observe(await locationService.authorizationStatusUpdates()) }
+        case .checkStatus:
+            track { self.send(.statusChecked(await locationService.authorizationStatus)) }
+        case .requestAuthorization:
+            track { self.send(.authorizationAnswered(await locationService.requestWhenInUseAuthorization())) }
+        case .requestLocation:
+            track { self.send(.locationResult(await locationService.requestLocation())) }
+        case .fetchAnimals(let location):
+            track {
+                do {
+                    self.send(.animalsLoaded(try await animalRepository.fetchAnimals(near: location)))
+                } catch {
+                    self.send(.animalsFailed(String(describing: error)))
+                }
+            }
+        }
+    }
+
+    /// Runs `work` in a task that ``waitUntilIdle()`` waits for.
+    private func track(_ work: @escaping @MainActor () async -> Void) {
+        let id = nextEffectID
+        nextEffectID += 1
+        effectTasks[id] = Task {
+            await work()
+            self.effectTasks[id] = nil
+        }
+    }
+
+    private func observe(_ updates: AsyncStream<LocationPermissionStatus>) {
+        observationTask?.cancel()
+        observationTask = Task { [weak self] in
+            for await status in updates {
+                guard let self else { return }
+                self.send(.statusChanged(status))
+            }
+        }
+    }
+}

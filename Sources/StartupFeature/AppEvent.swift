@@ -1,0 +1,94 @@
+import PetSpotDomain
+
+/// What happened on the startup screen, for an event log. Never carries coordinates.
+public enum AppEvent: Equatable, Sendable {
+    /// How the custom popup went away.
+    public enum PopupDismissal: String, Equatable, Sendable {
+        case goToSettings
+        case cancel
+        /// Permission was granted while it was up, so it closed itself.
+        case permissionGranted
+    }
+
+    case screenAppeared
+    case scenePhaseChanged(AppScenePhase)
+    case permissionChecked(LocationPermissionStatus)
+    case permissionRequested
+    case permissionAnswered(LocationPermissionStatus)
+    case permissionChanged(LocationPermissionStatus)
+    /// FR-015: a change seen while a step ran; applied when it ends.
+    case permissionChangeDeferred(LocationPermissionStatus)
+    case locationRequested
+    case locationObtained
+    case locationUnavailable
+    case queryStarted(withLocation: Bool)
+    case queryFinished(count: Int)
+    case queryFailed(reason: String)
+    case listingShown(count: Int, withLocation: Bool)
+    case customPopupShown
+    case customPopupDismissed(PopupDismissal)
+    case settingsOpened
+    case retryTapped
+
+    /// The log lines for one step of ``StartupMachine``: what the event did, then what it started.
+    public static func describing(
+        _ event: StartupMachine.Event,
+        before: StartupMachine.State,
+        after: StartupMachine.State,
+        effects: [StartupMachine.Effect]
+    ) -> [AppEvent] {
+        var log: [AppEvent] = []
+        switch event {
+        case .screenAppeared:
+            if !before.hasAppeared { log.append(.screenAppeared) }
+        case .scenePhaseChanged(let phase):
+            log.append(.scenePhaseChanged(phase))
+        case .statusChecked(let status):
+            log.append(.permissionChecked(status))
+        case .authorizationAnswered(let status):
+            log.append(before.activity == .requestingAuthorization
+                ? .permissionAnswered(status) : .permissionChanged(status))
+        case .statusChanged(let status):
+            if after.permissionStatus != before.permissionStatus || after.pendingStatus != before.pendingStatus {
+                log.append(.permissionChanged(status))
+            }
+        case .locationResult(let location):
+            if before.activity == .locating {
+                log.append(location == nil ? .locationUnavailable : .locationObtained)
+            }
+        case .animalsLoaded(let animals):
+            if case .querying(let location) = before.activity {
+                log.append(.queryFinished(count: animals.count))
+                log.append(.listingShown(count: animals.count, withLocation: location != nil))
+            }
+        case .animalsFailed(let reason):
+            if case .querying = before.activity { log.append(.queryFailed(reason: reason)) }
+        case .popupSettingsTapped:
+            if before.isPopupPresented { log.append(.customPopupDismissed(.goToSettings)) }
+        case .popupCancelTapped:
+            if before.isPopupPresented { log.append(.customPopupDismissed(.cancel)) }
+        case .retryTapped:
+            if !effects.isEmpty { log.append(.retryTapped) }
+        }
+        if let pending = after.pendingStatus, pending != before.pendingStatus {
+            log.append(.permissionChangeDeferred(pending))
+        }
+        if !before.isPopupPresented, after.isPopupPresented {
+            log.append(.customPopupShown)
+        }
+        let tapped = event == .popupSettingsTapped || event == .popupCancelTapped
+        if before.isPopupPresented, !after.isPopupPresented, !tapped {
+            log.append(.customPopupDismissed(.permissionGranted))
+        }
+        for effect in effects {
+            switch effect {
+            case .checkStatus, .observeStatusChanges: break
+            case .requestAuthorization: log.append(.permissionRequested)
+            case .requestLocation: log.append(.locationRequested)
+            case .fetchAnimals(let location): log.append(.queryStarted(withLocation: location != nil))
+            case .openSettings: log.append(.settingsOpened)
+            }
+        }
+        return log
+    }
+}

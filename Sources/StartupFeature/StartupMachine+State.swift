@@ -1,0 +1,104 @@
+import PetSpotDomain
+
+extension StartupMachine {
+    /// The startup screen during one app session.
+    public struct State: Equatable, Sendable {
+        /// The last status the machine acted on.
+        public var permissionStatus: LocationPermissionStatus
+        /// Whether the screen appeared in this session.
+        public var hasAppeared = false
+        /// The step of the load that is running, if any. Only one runs at a time.
+        public var activity: Activity = .idle
+        /// The latest status change seen while a step ran (FR-015); applied when it ends.
+        public var pendingStatus: LocationPermissionStatus?
+        /// The location of the last successful fetch, cleared when permission goes away.
+        public var currentLocation: UserLocation?
+        /// The last listing shown; nil until the first query completes.
+        public var listing: Listing?
+        /// Why the last query failed, while its error (with Retry) is showing.
+        public var loadFailure: String?
+        /// Whether the custom denied/restricted popup is on screen.
+        public var isPopupPresented = false
+        /// Whether the popup was shown in this session (FR-013).
+        public var hasShownPopup = false
+        /// The app's scene phase as last reported.
+        public var scenePhase: AppScenePhase = .active
+        /// Whether the app went to the background since it was last active.
+        public var hasBeenInBackground = false
+        /// Decimal places kept in coordinates sent to the server (2 ≈ 1 km).
+        public var coordinateDecimals: Int
+
+        /// A fresh session.
+        /// - Parameters:
+        ///   - permissionStatus: What is assumed before the first check (the seed's `.notDetermined`).
+        ///   - coordinateDecimals: Precision of the coordinates that leave the device.
+        public init(permissionStatus: LocationPermissionStatus = .notDetermined, coordinateDecimals: Int = 2) {
+            self.permissionStatus = permissionStatus
+            self.coordinateDecimals = coordinateDecimals
+        }
+
+        /// Whether a step of the load is running (the screen shows progress).
+        public var isLoading: Bool { activity != .idle }
+    }
+
+    /// The running step of a load.
+    public enum Activity: Equatable, Sendable {
+        case idle
+        /// FR-001: reading the status when the screen appeared.
+        case checkingStatus
+        /// FR-003: iOS's alert is up.
+        case requestingAuthorization
+        /// FR-002: waiting for one location.
+        case locating
+        /// One query in flight, with the coordinates it carries (already rounded).
+        case querying(near: UserLocation?)
+    }
+
+    /// Animals on screen and how they were asked for.
+    public struct Listing: Equatable, Sendable {
+        public var animals: [Animal]
+        public var queriedNearLocation: Bool
+
+        public init(animals: [Animal], queriedNearLocation: Bool) {
+            self.animals = animals
+            self.queriedNearLocation = queriedNearLocation
+        }
+    }
+
+    /// Something that happened to the screen.
+    public enum Event: Equatable, Sendable {
+        case screenAppeared
+        /// The result of ``Effect/checkStatus``.
+        case statusChecked(LocationPermissionStatus)
+        /// The result of ``Effect/requestAuthorization``.
+        case authorizationAnswered(LocationPermissionStatus)
+        /// The result of ``Effect/requestLocation``; nil when no location could be had.
+        case locationResult(UserLocation?)
+        /// The result of ``Effect/fetchAnimals(near:)``.
+        case animalsLoaded([Animal])
+        /// ``Effect/fetchAnimals(near:)`` failed; the reason is for logs, not for the screen.
+        case animalsFailed(String)
+        case popupSettingsTapped
+        case popupCancelTapped
+        case scenePhaseChanged(AppScenePhase)
+        /// A status reported by ``Effect/observeStatusChanges``.
+        case statusChanged(LocationPermissionStatus)
+        case retryTapped
+    }
+
+    /// Work the machine asks for; each result comes back as an ``Event``.
+    public enum Effect: Equatable, Sendable {
+        /// Read the status; answer with ``Event/statusChecked(_:)``.
+        case checkStatus
+        /// Subscribe to status changes; each arrives as ``Event/statusChanged(_:)``.
+        case observeStatusChanges
+        /// `requestWhenInUseAuthorization()`; answer with ``Event/authorizationAnswered(_:)``.
+        case requestAuthorization
+        /// `requestLocation()`; answer with ``Event/locationResult(_:)``.
+        case requestLocation
+        /// Query the listing; answer with ``Event/animalsLoaded(_:)`` or ``Event/animalsFailed(_:)``.
+        case fetchAnimals(near: UserLocation?)
+        /// Open this app's page in Settings (no answer).
+        case openSettings
+    }
+}
