@@ -1,0 +1,120 @@
+import Clocks
+import Foundation
+import PetSpotDomain
+import Testing
+import TestSupport
+
+@testable import LocationService
+
+@MainActor
+@Suite struct LocationServiceAuthorizationTests {
+    @Test(arguments: [
+        LocationPermissionStatus.authorizedWhenInUse, .authorizedAlways, .denied, .restricted,
+    ])
+    func givenStatusAlreadyDetermined_whenRequestingWhenInUse_thenReturnsItAtOnceWithoutAsking(
+        status: LocationPermissionStatus
+    ) async {
+        let harness = Harness(status: status)
+
+        let answer = await harness.service.requestWhenInUseAuthorization()
+
+        #expect(answer == status)
+        #expect(harness.manager.calls.isEmpty)
+    }
+
+    @Test func givenNotDetermined_whenCreationCallbackArrivesBeforeTheAnswer_thenWaitsForTheRealAnswer() async {
+        let harness = Harness(status: .notDetermined)
+        let service = harness.service
+        let request = Task { await service.requestWhenInUseAuthorization() }
+        await harness.manager.waitForCalls(1)
+
+        await harness.deliver(.authorizationChanged(.notDetermined, .fullAccuracy))
+        await harness.deliver(.authorizationChanged(.authorizedWhenInUse, .fullAccuracy))
+
+        #expect(await request.value == .authorizedWhenInUse)
+        #expect(harness.manager.calls == [.requestWhenInUseAuthorization])
+    }
+
+    @Test func givenNotDetermined_whenPersonDeclines_thenReturnsDenied() async {
+        let harness = Harness(status: .notDetermined)
+        let service = harness.service
+        let request = Task { await service.requestWhenInUseAuthorization() }
+        await harness.manager.waitForCalls(1)
+
+        await harness.deliver(.authorizationChanged(.denied, .fullAccuracy))
+
+        #expect(await request.value == .denied)
+    }
+
+    @Test func givenInfoPlistKeyMissing_whenNoCallbackEverComes_thenReturnsNotDeterminedAfterTheBound() async {
+        let harness = Harness(status: .notDetermined)
+        let service = harness.service
+        let request = Task { await service.requestWhenInUseAuthorization() }
+        await harness.manager.waitForCalls(1)
+
+        await harness.clock.advance(by: .seconds(29))
+        #expect(await service.authorizationWaiters.count == 1)
+        await harness.clock.advance(by: .seconds(1))
+
+        #expect(await request.value == .notDetermined)
+        #expect(await service.authorizationWaiters.isEmpty)
+    }
+
+    @Test func givenTwoConcurrentRequests_whenAnswered_thenOneSystemRequestAndBothGetTheAnswer() async {
+        let harness = Harness(status: .notDetermined)
+        let service = harness.service
+        let first = Task { await service.requestWhenInUseAuthorization() }
+        await harness.manager.waitForCalls(1)
+        let second = Task { await service.requestWhenInUseAuthorization() }
+        await waitUntil { await service.authorizationWaiters.count == 2 }
+
+        await harness.deliver(.authorizationChanged(.authorizedWhenInUse, .reducedAccuracy))
+
+        #expect(await first.value == .authorizedWhenInUse)
+        #expect(await second.value == .authorizedWhenInUse)
+        #expect(harness.manager.calls == [.requestWhenInUseAuthorization])
+    }
+
+    @Test func givenWaitingRequest_whenCancelled_thenReturnsNotDeterminedAndALateAnswerIsIgnored() async {
+        let harness = Harness(status: .notDetermined)
+        let service = harness.service
+        let request = Task { await service.requestWhenInUseAuthorization() }
+        await harness.manager.waitForCalls(1)
+
+        request.cancel()
+        #expect(await request.value == .notDetermined)
+        await harness.deliver(.authorizationChanged(.authorizedWhenInUse, .fullAccuracy))
+        await harness.clock.advance(by: .seconds(60))
+
+        #expect(await service.authorizationWaiters.isEmpty)
+        #expect(await service.authorizationStatus == .authorizedWhenInUse)
+    }
+
+    @Test func givenAnsweredRequest_whenTheTimeoutWouldHaveFired_thenNothingIsResumedAgain() async {
+        let harness = Harness(status: .notDetermined)
+        let service = harness.service
+        let request = Task { await service.requestWhenInUseAuthorization() }
+        await harness.manager.waitForCalls(1)
+        await harness.deliver(.authorizationChanged(.denied, .fullAccuracy))
+        #expect(await request.value == .denied)
+
+        await harness.clock.advance(by: .seconds(60))
+        await harness.deliver(.authorizationChanged(.authorizedWhenInUse, .fullAccuracy))
+
+        #expect(await service.authorizationWaiters.isEmpty)
+    }
+
+    @Test func givenObserver_whenStatusChanges_thenEachRealChangeIsReportedAndTheCreationCallbackIsNot() async {
+        let harness = Harness(status: .denied)
+        let updates = await harness.service.authorizationStatusUpdates()
+        var iterator = updates.makeAsyncIterator()
+
+        await harness.deliver(.authorizationChanged(.denied, .fullAccuracy))  // creation-time
+        await harness.deliver(.authorizationChanged(.authorizedWhenInUse, .fullAccuracy))
+        await harness.deliver(.authorizationChanged(.authorizedWhenInUse, .reducedAccuracy))
+        await harness.deliver(.authorizationChanged(.denied, .reducedAccuracy))
+
+        #expect(await iterator.next() == .authorizedWhenInUse)
+        #expect(await iterator.next() == .denied)
+    }
+}

@@ -1,0 +1,220 @@
+import Clocks
+import Foundation
+import PetSpotDomain
+import Testing
+import TestSupport
+
+@testable import LocationService
+
+@MainActor
+@Suite struct LocationServiceLocationTests {
+    @Test(arguments: [LocationPermissionStatus.notDetermined, .denied, .restricted])
+    func givenNotAuthorized_whenRequestingLocation_thenNilWithoutTouchingTheManager(
+        status: LocationPermissionStatus
+    ) async {
+        let harness = Harness(status: status, cached: Harness.fix())
+
+        #expect(await harness.service.requestLocation() == nil)
+        #expect(harness.manager.calls.isEmpty)
+    }
+
+    @Test func givenFreshCachedFix_whenRequestingLocation_thenReturnedAtOnceWithoutARequest() async throws {
+        let cached = Harness.fix(age: 119)
+        let harness = Harness(status: .authorizedWhenInUse, cached: cached)
+
+        let location = await harness.service.requestLocation()
+
+        #expect(location == cached.userLocation)
+        #expect(harness.manager.calls.isEmpty)
+    }
+
+    @Test(arguments: [Harness.fix(age: 121), Harness.fix(accuracy: -1)])
+    func givenStaleOrInvalidCachedFix_whenRequestingLocation_thenAFreshFixIsRequested(cached: LocationFix) async {
+        let harness = Harness(status: .authorizedAlways, cached: cached)
+        let request = await harness.startLocationRequest()
+        let fresh = Harness.fix(lat: 50.06, lon: 19.94)
+
+        await harness.deliver(.locationsUpdated([fresh]))
+
+        #expect(await request.value == fresh.userLocation)
+        #expect(harness.manager.calls == [.requestLocation(.hundredMeters)])
+    }
+
+    @Test func givenSeveralFixesInOneCallback_whenDelivered_thenTheNewestValidOneIsReturned() async {
+        let harness = Harness(status: .authorizedWhenInUse)
+        let request = await harness.startLocationRequest()
+        let older = Harness.fix(lat: 1, lon: 1, age: 3)
+        let newest = Harness.fix(lat: 2, lon: 2)
+
+        await harness.deliver(.locationsUpdated([older, newest, Harness.fix(lat: 3, lon: 3, accuracy: -1)]))
+
+        #expect(await request.value == newest.userLocation)
+    }
+
+    @Test func givenWaitingRequest_whenTheManagerFails_thenNil() async {
+        let harness = Harness(status: .authorizedWhenInUse)
+        let request = await harness.startLocationRequest()
+
+        await harness.deliver(.failed(.locationUnknown))
+
+        #expect(await request.value == nil)
+    }
+
+    @Test func givenWaitingRequest_whenNoFixComesWithinTheTimeout_thenNilAndTheRequestIsStopped() async {
+        let harness = Harness(status: .authorizedWhenInUse)
+        let request = await harness.startLocationRequest()
+
+        await harness.clock.advance(by: .seconds(5))
+
+        #expect(await request.value == nil)
+        await harness.manager.waitForCalls(2)
+        #expect(harness.manager.calls == [.requestLocation(.hundredMeters), .stopUpdatingLocation])
+    }
+
+    @Test func givenInjectedTimeout_whenItPasses_thenNilAtThatTimeAndNotBefore() async {
+        let harness = Harness(
+            status: .authorizedWhenInUse,
+            configuration: .init(locationTimeout: .milliseconds(1500))
+        )
+        let request = await harness.startLocationRequest()
+
+        await harness.clock.advance(by: .milliseconds(1499))
+        #expect(await harness.service.locationWaiters.count == 1)
+        await harness.clock.advance(by: .milliseconds(1))
+
+        #expect(await request.value == nil)
+    }
+
+    @Test func givenTimedOutRequest_whenTheFixArrivesLate_thenItIsIgnoredAndTheNextRequestStillWorks() async {
+        let harness = Harness(status: .authorizedWhenInUse)
+        let first = await harness.startLocationRequest()
+        await harness.clock.advance(by: .seconds(5))
+        #expect(await first.value == nil)
+
+        await harness.deliver(.locationsUpdated([Harness.fix(lat: 9, lon: 9)]))
+        let second = await harness.startLocationRequest(expectingCalls: 3)
+        let fresh = Harness.fix(lat: 10, lon: 10)
+        await harness.deliver(.locationsUpdated([fresh]))
+
+        #expect(await second.value == fresh.userLocation)
+    }
+
+    @Test func givenSuccess_whenAFailureFollows_thenTheSuccessStands() async {
+        let harness = Harness(status: .authorizedWhenInUse)
+        let request = await harness.startLocationRequest()
+        let fix = Harness.fix()
+
+        await harness.deliver(.locationsUpdated([fix]))
+        await harness.deliver(.failed(.network))
+
+        #expect(await request.value == fix.userLocation)
+        #expect(await harness.service.locationWaiters.isEmpty)
+    }
+
+    @Test func givenSuccess_whenASecondSuccessFollows_thenTheFirstStandsAndNothingResumesTwice() async {
+        let harness = Harness(status: .authorizedWhenInUse)
+        let request = await harness.startLocationRequest()
+        let first = Harness.fix(lat: 1, lon: 1)
+
+        await harness.deliver(.locationsUpdated([first]))
+        await harness.deliver(.locationsUpdated([Harness.fix(lat: 2, lon: 2)]))
+
+        #expect(await request.value == first.userLocation)
+    }
+
+    @Test func givenWaitingRequest_whenCancelledBeforeTheCallback_thenNilAndTheRequestIsStopped() async {
+        let harness = Harness(status: .authorizedWhenInUse)
+        let request = await harness.startLocationRequest()
+
+        request.cancel()
+
+        #expect(await request.value == nil)
+        await harness.manager.waitForCalls(2)
+        #expect(harness.manager.calls.last == .stopUpdatingLocation)
+        #expect(await harness.service.locationWaiters.isEmpty)
+    }
+
+    @Test func givenCancelledRequest_whenTheCallbackArrivesAfterwards_thenItIsIgnored() async {
+        let harness = Harness(status: .authorizedWhenInUse)
+        let request = await harness.startLocationRequest()
+        request.cancel()
+        #expect(await request.value == nil)
+
+        await harness.deliver(.locationsUpdated([Harness.fix()]))
+        await harness.deliver(.failed(.locationUnknown))
+        await harness.clock.advance(by: .seconds(10))
+
+        #expect(await harness.service.locationWaiters.isEmpty)
+    }
+
+    @Test func givenAlreadyCancelledTask_whenRequestingLocation_thenNilWithoutTouchingTheManager() async {
+        let harness = Harness(status: .authorizedWhenInUse)
+        let service = harness.service
+        let request = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await service.requestLocation()
+        }
+
+        #expect(await request.value == nil)
+        #expect(harness.manager.calls.isEmpty)
+    }
+
+    @Test func givenOneOfTwoCallersCancelled_whenTheFixArrives_thenTheOtherGetsIt() async {
+        let harness = Harness(status: .authorizedWhenInUse)
+        let service = harness.service
+        let first = await harness.startLocationRequest()
+        let second = Task { await service.requestLocation() }
+        await waitUntil { await service.locationWaiters.count == 2 }
+
+        first.cancel()
+        #expect(await first.value == nil)
+        let fix = Harness.fix()
+        await harness.deliver(.locationsUpdated([fix]))
+
+        #expect(await second.value == fix.userLocation)
+        #expect(harness.manager.calls == [.requestLocation(.hundredMeters)])
+    }
+
+    @Test func givenConcurrentCallers_whenOneFixArrives_thenOneRequestServesThemAll() async {
+        let harness = Harness(status: .authorizedWhenInUse)
+        let service = harness.service
+        let callers = (0..<5).map { _ in Task { await service.requestLocation() } }
+        await waitUntil { await service.locationWaiters.count == 5 }
+        let fix = Harness.fix()
+
+        await harness.deliver(.locationsUpdated([fix]))
+
+        for caller in callers { #expect(await caller.value == fix.userLocation) }
+        #expect(harness.manager.calls == [.requestLocation(.hundredMeters)])
+    }
+
+    @Test func givenWaitingRequest_whenStatusChangesToDenied_thenNilAtOnce() async {
+        let harness = Harness(status: .authorizedWhenInUse)
+        let request = await harness.startLocationRequest()
+
+        await harness.deliver(.authorizationChanged(.denied, .fullAccuracy))
+
+        #expect(await request.value == nil)
+    }
+
+    @Test func givenWaitingRequest_whenOnlyAccuracyChanges_thenItKeepsWaitingForTheFix() async {
+        let harness = Harness(status: .authorizedWhenInUse)
+        let request = await harness.startLocationRequest()
+
+        await harness.deliver(.authorizationChanged(.authorizedWhenInUse, .reducedAccuracy))
+        #expect(await harness.service.locationWaiters.count == 1)
+        let fix = Harness.fix(accuracy: 3000)
+        await harness.deliver(.locationsUpdated([fix]))
+
+        #expect(await request.value == fix.userLocation)
+    }
+
+    @Test func givenCallbackWithOnlyInvalidFixes_whenDelivered_thenNil() async {
+        let harness = Harness(status: .authorizedWhenInUse)
+        let request = await harness.startLocationRequest()
+
+        await harness.deliver(.locationsUpdated([Harness.fix(accuracy: -1)]))
+
+        #expect(await request.value == nil)
+    }
+}
