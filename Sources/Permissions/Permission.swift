@@ -1,0 +1,61 @@
+/// A permission PetSpot may ask for.
+public enum Permission: String, Sendable, Hashable, CaseIterable, Codable, Identifiable {
+    /// Where the person is, to list pets nearby (CoreLocation).
+    case location
+    /// Motion & Fitness activity (CoreMotion), to tell a walk from a drive.
+    case motion
+    /// Apple Health, to save walks with a pet as workouts.
+    case healthKit
+
+    public var id: String { rawValue }
+
+    /// The name shown on the permission's card.
+    public var title: String {
+        switch self {
+        case .location: "Location"
+        case .motion: "Motion & Fitness"
+        case .healthKit: "Apple Health"
+        }
+    }
+
+    /// The SF Symbol shown on the permission's card.
+    public var symbolName: String {
+        switch self {
+        case .location: "location.fill"
+        case .motion: "figure.walk"
+        case .healthKit: "heart.fill"
+        }
+    }
+
+    /// One line on the card that says why PetSpot asks.
+    public var rationale: String {
+        switch self {
+        case .location: "Shows the pets waiting for a home closest to you first."
+        case .motion: "Notices when you are out walking, so walks with a pet are counted right."
+        case .healthKit: "Saves your walks with a pet to Health, if you want them there."
+        }
+    }
+
+    /// What "Learn more" shows: what we do, what we don't do, and how the data is treated.
+    public var details: PermissionDetails {
+        switch self {
+        case .location: .location
+        case .motion: .motion
+        case .healthKit: .healthKit
+        }
+    }
+
+    /// The Info.plist keys and entitlements iOS needs before this permission can be asked for.
+    public var requirements: [InfoPlistRequirement] {
+        InfoPlistRequirement.all.filter { !$0.scopes.isDisjoint(with: scopes) }
+    }
+
+    /// The `check-plist` scopes that make up this permission (location includes the Always step).
+    public var scopes: Set<PlistPermissionScope> {
+        switch self {
+        case .location: [.location, .always]
+        case .motion: [.motion]
+        case .healthKit: [.health]
+        }
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import LocationService
+import Observation
+import PetSpotDomain
+
+/// Checks, requests and observes the Location, Motion & Fitness and HealthKit permissions.
+///
+/// A `@MainActor @Observable` class rather than an actor: the location manager it talks to must live
+/// on the main thread (iOS delivers location callbacks only on the run loop of the thread that created
+/// the manager, rule 2), the permission screens read its state synchronously from SwiftUI, and
+/// Observation tracks it directly. An actor would add a hop to every read and could not be observed.
+/// Nothing here blocks: every request suspends.
+///
+/// Each request returns at once when iOS would show nothing, refuses to ask when Info.plist lacks a
+/// usage description (iOS would crash or silently ignore the request), and never waits longer than
+/// ``Configuration/answerTimeout`` for a callback iOS may never send. No continuation is used; waits
+/// run on `AsyncStream`s, so nothing can be resumed twice or leaked.
+@MainActor
+@Observable
+public final class PermissionManager {
+    /// Timing and the HealthKit types to ask for.
+    public struct Configuration: Sendable {
+        /// The longest a location request waits for a callback (iOS sends none for "Keep Only While
+        /// Using", an ignored request, or a request made in the background).
+        public var answerTimeout: Duration
+        /// After ``PermissionManager/refresh()`` during a location request (the app is active again, so
+        /// the prompt is gone) the wait ends this much later unless the status changed meanwhile.
+        public var settleDelay: Duration
+        /// The HealthKit types asked for.
+        public var healthRequest: HealthAuthorizationRequest
+
+        public init(
+            answerTimeout: Duration = .seconds(60),
+            settleDelay: Duration = .seconds(1),
+            healthRequest: HealthAuthorizationRequest = .petSpot
+        ) {
+            self.answerTimeout = answerTimeout
+            self.settleDelay = settleDelay
+            self.healthRequest = healthRequest
+        }
+    }
+
+    /// The location status in full (While Using vs Always), as last reported.
+    public internal(set) var locationStatus: LocationPermissionStatus
+    /// Whether Location Services are on for the whole device; when off the status reads `.denied`.
+    public internal(set) var locationServicesEnabled = true
+    /// The Motion & Fitness status, as last read.
+    public internal(set) var motionStatus: MotionAuthorizationStatus
+    /// Whether this device has motion activity data.
+    public internal(set) var isMotionAvailable: Bool
+    /// What can be known about HealthKit permission (write status and request status only).
+    public internal(set) var health: HealthAuthorization = .unknown
+    /// Permissions whose request is under way.
+    public internal(set) var requestsInFlight: Set<Permission> = []
+
+    @ObservationIgnored let location: any LocationManaging
+    @ObservationIgnored let motion: any MotionAuthorizing
+    @ObservationIgnored let healthStore: any HealthAuthorizing
+    @ObservationIgnored let infoPlist: PropertyList
+    @ObservationIgnored let ledger: any PermissionLedger
+    @ObservationIgnored let settingsOpener: SettingsOpener
+    @ObservationIgnored let clock: any Clock<Duration>
+    @ObservationIgnored public let configuration: Configuration
+    @ObservationIgnored var broadcasters: [Permission: PermissionStateBroadcaster] = [:]
+    @ObservationIgnored var published: [Permission: PermissionState] = [:]
+    @ObservationIgnored var locationWaiters: [Int: LocationWaiter] = [:]
+    @ObservationIgnored var nextWaiterID = 0
+    @ObservationIgnored var runningRequests: [RequestKind: Task<RequestResult, Never>] = [:]
+    @ObservationIgnored private var eventsTask: Task<Void, Never>?
+
+    /// - Parameters:
+    ///   - location: a location manager of the permission manager's own (its events have one reader).
+    ///   - infoPlist: the app's Info.plist (`PropertyList(infoDictionary: Bundle.main.infoDictionary)`).
+    ///   - ledger: remembers the once-per-install Always request.
+    ///   - clock: measures the bounded waits.
+    public init(
+        location: any LocationManaging,
+        motion: any MotionAuthorizing,
+        health: any HealthAuthorizing,
+        infoPlist: PropertyList,
+        ledger: any PermissionLedger,
+        settingsOpener: SettingsOpener,
+        clock: any Clock<Duration> = ContinuousClock(),
+        configuration: Configuration = Configuration()
+    ) {
+        self.location = location
+        self.motion = motion
+        self.healthStore = health
+        self.infoPlist = infoPlist
+        self.ledger = ledger
+        self.settingsOpener = settingsOpener
+        self.clock = clock
+        self.configuration = configuration
+        locationStatus = location.authorizationStatus
+        motionStatus = motion.authorizationStatus
+        isMotionAvailable = motion.isActivityAvailable
+        for permission in Permission.allCases {
+            broadcasters[permission] = PermissionStateBroadcaster()
+        }
+        published = Dictionary(uniqueKeysWithValues: Permission.allCases.map { ($0, state(for: $0)) })
+        let events = location.events
+        eventsTask = Task { [weak self] in
+            for await event in events {
+                guard let self else { return }
+                if case .authorizationChanged(let status, _) = event { self.locationStatusChanged(to: status) }
+            }
+        }
+    }
+
+    deinit {
+        eventsTask?.cancel()
+    }
+
+    /// The current state of `permission`, without asking anything.
+    public func state(for permission: Permission) -> PermissionState {
+        switch permission {
+        case .location: PermissionState(locationStatus)
+        case .motion: motionStatus.permissionState(isActivityAvailable: isMotionAvailable)
+        case .healthKit: health.permissionState
+        }
+    }
+
+    /// Re-reads the state of `permission` from the system; never prompts.
+    @discardableResult
+    public func check(_ permission: Permission) async -> PermissionState {
+        switch permission {
+        case .location: await checkLocation()
+        case .motion: checkMotion()
+        case .healthKit: await checkHealth()
+        }
+        return state(for: permission)
+    }
+
+    /// Asks for `permission` when iOS would show a prompt, and returns the resulting state. For location
+    /// this is the When-In-Use step; Always is ``requestLocationAlways()``.
+    /// - Throws: ``PermissionRequestError/missingUsageDescription(_:keys:)`` instead of letting iOS crash
+    ///   or ignore the request.
+    @discardableResult
+    public func request(_ permission: Permission) async throws(PermissionRequestError) -> PermissionState {
+        switch permission {
+        case .location: try await requestLocationWhenInUse()
+        case .motion: try await requestMotion()
+        case .healthKit: try await requestHealth()
+        }
+    }
+
+    /// A stream that yields the current state of `permission` at once, then every change. Each call
+    /// makes a new stream; stop consuming (or cancel the consuming task) to unsubscribe.
+    public func stateUpdates(for permission: Permission) -> AsyncStream<PermissionState> {
+        broadcaster(for: permission).subscribe(current: state(for: permission))
+    }
+
+    /// Re-reads every permission; call it when the app returns to the foreground (the person may have
+    /// changed a permission in Settings, and Motion and HealthKit send no callback for that).
+    public func refresh() async {
+        settleLocationWaiters()
+        await checkLocation()
+        checkMotion()
+        await checkHealth()
+    }
+
+    /// Opens the app's page in Settings, the only way to change a denied permission.
+    public func openSettings() {
+        settingsOpener()
+    }
+
+    /// Sends a state change to subscribers when a permission's state really changed.
+    func publishChanges() {
+        for permission in Permission.allCases {
+            let current = state(for: permission)
+            guard published[permission] != current else { continue }
+            published[permission] = current
+            broadcaster(for: permission).send(current)
+        }
+    }
+
+    /// Throws when any of `requirements` is missing or empty in the app's Info.plist.
+    func requireKeys(_ requirements: [InfoPlistRequirement], for permission: Permission) throws(PermissionRequestError) {
+        let missing = requirements.filter {
+            PlistRequirementsChecker.outcome(of: infoPlist[$0.key], for: $0).isProblem
+        }.map(\.key)
+        guard missing.isEmpty else { throw .missingUsageDescription(permission, keys: missing) }
+    }
+
+    /// Runs `operation` once for all concurrent callers of the same request.
+    func shared(
+        _ kind: RequestKind,
+        _ operation: @escaping @MainActor () async -> RequestResult
+    ) async -> RequestResult {
+        if let running = runningRequests[kind] { return await running.value }
+        requestsInFlight.insert(kind.permission)
+        let task = Task { @MainActor in await operation() }
+        runningRequests[kind] = task
+        let result = await task.value
+        runningRequests[kind] = nil
+        if !runningRequests.keys.contains(where: { $0.permission == kind.permission }) {
+            requestsInFlight.remove(kind.permission)
+        }
+        return result
+    }
+
+    private func broadcaster(for permission: Permission) -> PermissionStateBroadcaster {
+        if let broadcaster = broadcasters[permission] { return broadcaster }
+        let broadcaster = PermissionStateBroadcaster()
+        broadcasters[permission] = broadcaster
+        return broadcaster
+    }
+}
+
+/// A request that concurrent callers share.
+enum RequestKind: Hashable, Sendable {
+    case locationWhenInUse, locationAlways, motion, health
+
+    var permission: Permission {
+        switch self {
+        case .locationWhenInUse, .locationAlways: .location
+        case .motion: .motion
+        case .health: .healthKit
+        }
+    }
+}
+
+/// What a shared request produced.
+enum RequestResult: Sendable {
+    case state(PermissionState)
+    case always(LocationAlwaysOutcome)
+    case failed(PermissionRequestError)
+}

@@ -1,0 +1,35 @@
+/// Why a permission request could not even be made.
+public enum PermissionRequestError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Info.plist lacks a usage description iOS requires. For Motion and HealthKit iOS would crash the
+    /// app; for location it would silently do nothing. The manager refuses to ask instead.
+    case missingUsageDescription(Permission, keys: [String])
+    /// The system reported an error the manager cannot translate into a state.
+    case systemError(Permission, String)
+
+    public var description: String {
+        switch self {
+        case .missingUsageDescription(let permission, let keys):
+            "cannot ask for \(permission.title): Info.plist lacks \(keys.joined(separator: ", "))"
+        case .systemError(let permission, let message):
+            "\(permission.title) request failed: \(message)"
+        }
+    }
+}
+
+/// What came of asking to upgrade location to Always.
+public enum LocationAlwaysOutcome: Sendable, Equatable {
+    /// The person chose "Change to Always Allow".
+    case upgraded
+    /// Still While Using: the person chose "Keep Only While Using" (iOS sends no callback), or the grant
+    /// was "Allow Once" and iOS ignored the request; no API tells these apart.
+    case stayedWhenInUse
+    /// Already Always; nothing was asked.
+    case alreadyAlways
+    /// Location is not determined: ask for When-In-Use first, Always is a separate second step.
+    case needsWhenInUseFirst
+    /// The one Always request of this install was already made; iOS would ignore another. Settings is
+    /// the only way now.
+    case alreadyAskedOnce
+    /// Denied or restricted: nothing can be asked.
+    case notAllowed(PermissionState)
+}

@@ -1,0 +1,142 @@
+import Observation
+import PetSpotDomain
+
+/// Drives the permissions screen and its "Learn more" detail: one card per permission with its
+/// state and button, the detail being shown, an error line, and the completion callback.
+///
+/// The view holds no rules; everything it shows is read here, and every tap calls a method here.
+@MainActor
+@Observable
+public final class PermissionsScreenModel {
+    /// The permissions the screen lists, in order.
+    public let permissions: [Permission]
+    /// Whether the location card offers the Always upgrade once While Using is granted.
+    public let offersAlwaysLocation: Bool
+    /// The permission whose detail ("Learn more") is shown, if any.
+    public var detailPermission: Permission?
+    /// A message about the last failed request, naming what was wrong.
+    public private(set) var errorMessage: String?
+    /// The outcome of the last Always request, for a one-line note under the location card.
+    public private(set) var lastAlwaysOutcome: LocationAlwaysOutcome?
+    /// Whether ``finish()`` already ran.
+    public private(set) var isCompleted = false
+
+    @ObservationIgnored public let manager: PermissionManager
+    @ObservationIgnored private let onComplete: @MainActor () -> Void
+
+    /// - Parameters:
+    ///   - onComplete: called once, when the person taps Continue.
+    public init(
+        manager: PermissionManager,
+        permissions: [Permission] = Permission.allCases,
+        offersAlwaysLocation: Bool = false,
+        onComplete: @escaping @MainActor () -> Void
+    ) {
+        self.manager = manager
+        self.permissions = permissions
+        self.offersAlwaysLocation = offersAlwaysLocation
+        self.onComplete = onComplete
+    }
+
+    /// The cards, derived from the manager's current state (observable through it).
+    public var cards: [PermissionCard] { permissions.map(card(for:)) }
+
+    /// The card of one permission.
+    public func card(for permission: Permission) -> PermissionCard {
+        let state = manager.state(for: permission)
+        return PermissionCard(
+            permission: permission,
+            state: state,
+            statusText: PermissionCard.statusText(
+                for: permission,
+                state: state,
+                locationStatus: manager.locationStatus,
+                locationServicesEnabled: manager.locationServicesEnabled
+            ),
+            action: action(for: permission, state: state),
+            isBusy: manager.requestsInFlight.contains(permission)
+        )
+    }
+
+    /// The detail shown for ``detailPermission``.
+    public var detail: PermissionDetailContent? {
+        detailPermission.map { PermissionDetailContent(card: card(for: $0), health: manager.health) }
+    }
+
+    /// Whether Continue is enabled: no request is under way.
+    public var canContinue: Bool { manager.requestsInFlight.isEmpty && !isCompleted }
+
+    /// Loads the current states; call when the screen appears.
+    public func appear() async {
+        for permission in permissions { await manager.check(permission) }
+    }
+
+    /// Call when the app becomes active again (back from Settings or from a system prompt).
+    public func sceneBecameActive() async {
+        await manager.refresh()
+    }
+
+    /// Performs the card's button.
+    public func performAction(for permission: Permission) async {
+        switch card(for: permission).action {
+        case .allow: await allow(permission)
+        case .allowAlways: await allowAlways()
+        case .openSettings: openSettings()
+        case .none: break
+        }
+    }
+
+    /// "Allow": asks for the permission.
+    public func allow(_ permission: Permission) async {
+        errorMessage = nil
+        do {
+            try await manager.request(permission)
+        } catch {
+            errorMessage = error.description
+        }
+    }
+
+    /// "Allow Always": the second location step.
+    public func allowAlways() async {
+        errorMessage = nil
+        do {
+            lastAlwaysOutcome = try await manager.requestLocationAlways()
+        } catch {
+            errorMessage = error.description
+        }
+    }
+
+    /// "Settings".
+    public func openSettings() {
+        manager.openSettings()
+    }
+
+    /// "Learn more".
+    public func learnMore(_ permission: Permission) {
+        detailPermission = permission
+    }
+
+    public func closeDetail() {
+        detailPermission = nil
+    }
+
+    /// "Continue": calls the completion callback, once.
+    public func finish() {
+        guard !isCompleted else { return }
+        isCompleted = true
+        onComplete()
+    }
+
+    private func action(for permission: Permission, state: PermissionState) -> PermissionCard.Action {
+        switch state {
+        case .notDetermined:
+            return .allow
+        case .denied:
+            return .openSettings
+        case .authorized where permission == .location && offersAlwaysLocation:
+            return manager.canRequestLocationAlways ? .allowAlways : .none
+        case .authorized, .restricted, .unavailable:
+            return .none
+        }
+    }
+}
