@@ -44,6 +44,9 @@ public enum L10n {
         "animal_list_distance_format",
     ]
 
+    /// The bundle that holds the table.
+    public static var bundle: Bundle { .module }
+
     static func string(_ key: String) -> String {
         NSLocalizedString(key, bundle: .module, comment: "")
     }
