@@ -1,0 +1,104 @@
+import Foundation
+import PetSpotDomain
+
+/// How a ``SimulatedDevice`` starts: what the installed app declares, what Settings say and where the
+/// phone is. Every field has a default, so a scenario names only what it cares about.
+public struct DeviceConfiguration: Sendable {
+    /// The virtual date at which the device's clock reads zero elapsed time.
+    public var epoch: Date
+    /// Seed of every random choice the device makes (the offset of reduced-accuracy fixes), so the
+    /// same configuration always gives the same events.
+    public var seed: UInt64
+    /// The keys present in the app's Info.plist (see ``SimulatedDevice/InfoPlistKey``).
+    public var infoPlistKeys: Set<String>
+    /// Location Services, the app's location permission and the GPS.
+    public var location: Location
+
+    public init(
+        epoch: Date = Date(timeIntervalSince1970: 1_767_225_600),
+        seed: UInt64 = 0x5EED,
+        infoPlistKeys: Set<String> = [SimulatedDevice.InfoPlistKey.locationWhenInUse],
+        location: Location = Location()
+    ) {
+        self.epoch = epoch
+        self.seed = seed
+        self.infoPlistKeys = infoPlistKeys
+        self.location = location
+    }
+}
+
+extension DeviceConfiguration {
+    /// The location part of the device: Settings, GPS and timings.
+    public struct Location: Sendable {
+        /// The app's status at first launch. `.restricted` means device management forbids location.
+        public var authorization: LocationPermissionStatus
+        /// Location Services switch for the whole device.
+        public var servicesEnabled: Bool
+        /// The app's "Precise Location" switch.
+        public var preciseLocation: Bool
+        /// Where the phone is; nil when no fix can be had (indoors, no signal).
+        public var position: GeoCoordinate?
+        /// How long `requestLocation()` takes to find a fix.
+        public var fixDelay: Duration
+        /// How long `requestLocation()` tries before failing with `locationUnknown` when no fix is possible.
+        public var noFixTimeout: Duration
+        /// The last fix the system already has at start, if any.
+        public var cachedFix: CachedFix?
+        /// Whether `requestLocation()` answers at once with the cached fix (however old) instead of a new one.
+        public var deliversCachedFixOnRequest: Bool
+        /// How long after the app leaves the foreground an "Allow Once" grant lapses.
+        public var allowOnceExpiryDelay: Duration
+        /// How long an approximate (reduced-accuracy) position is reused before a new one is drawn.
+        public var reducedAccuracyRefreshInterval: Duration
+        /// Whether a change made in Settings is reported before or after the scene becomes active again.
+        public var settingsChangeReport: ReportOrder
+
+        public init(
+            authorization: LocationPermissionStatus = .notDetermined,
+            servicesEnabled: Bool = true,
+            preciseLocation: Bool = true,
+            position: GeoCoordinate? = nil,
+            fixDelay: Duration = .seconds(2),
+            noFixTimeout: Duration = .seconds(10),
+            cachedFix: CachedFix? = nil,
+            deliversCachedFixOnRequest: Bool = false,
+            allowOnceExpiryDelay: Duration = .seconds(10),
+            reducedAccuracyRefreshInterval: Duration = .seconds(15 * 60),
+            settingsChangeReport: ReportOrder = .beforeActive
+        ) {
+            self.authorization = authorization
+            self.servicesEnabled = servicesEnabled
+            self.preciseLocation = preciseLocation
+            self.position = position
+            self.fixDelay = fixDelay
+            self.noFixTimeout = noFixTimeout
+            self.cachedFix = cachedFix
+            self.deliversCachedFixOnRequest = deliversCachedFixOnRequest
+            self.allowOnceExpiryDelay = allowOnceExpiryDelay
+            self.reducedAccuracyRefreshInterval = reducedAccuracyRefreshInterval
+            self.settingsChangeReport = settingsChangeReport
+        }
+    }
+
+    /// A fix the system took before the scenario starts.
+    public struct CachedFix: Sendable, Equatable {
+        public var coordinate: GeoCoordinate
+        /// Metres.
+        public var horizontalAccuracy: Double
+        /// How old the fix is when the device starts.
+        public var age: Duration
+
+        public init(coordinate: GeoCoordinate, horizontalAccuracy: Double = 65, age: Duration) {
+            self.coordinate = coordinate
+            self.horizontalAccuracy = horizontalAccuracy
+            self.age = age
+        }
+    }
+
+    /// iOS does not document whether the authorization callback or `active` comes first when the app
+    /// returns from Settings (rule 10); the app must handle both, so a scenario can pick either.
+    public enum ReportOrder: String, Sendable, Equatable, CaseIterable {
+        case beforeActive
+        case afterActive
+    }
+}

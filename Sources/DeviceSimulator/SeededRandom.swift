@@ -1,0 +1,21 @@
+/// SplitMix64: a tiny, fully deterministic generator, so a seed always gives the same device.
+struct SeededRandom: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A value in `0..<1` from the top 53 bits (the same on every platform).
+    mutating func nextUnit() -> Double {
+        Double(next() >> 11) / Double(1 << 53)
+    }
+}

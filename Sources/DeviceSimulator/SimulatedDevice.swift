@@ -1,0 +1,271 @@
+import Foundation
+import LocationService
+import PetSpotDomain
+
+/// A simulated iPhone with the app installed, following the iOS behaviour written down in
+/// `IOS_SEMANTICS.md`. A scenario driver (or a test) plays the person: it launches the app, taps alert
+/// buttons, changes Settings, moves the phone and advances the injected clock.
+///
+/// The device state shared by every permission simulation lives here: the app's scene phase, its
+/// Info.plist keys, the system alert on screen, the timed-work scheduler and the event log. Each
+/// permission area is a ``DeviceSubsystem`` (location is in `LocationSubsystem.swift`; Motion or
+/// HealthKit go in their own files and register with ``subsystem(_:make:)``).
+///
+/// Determinism: everything runs on the main actor; before any action or observation the device first
+/// runs the timed work that is due at the clock's current time, oldest deadline first, each "at" its
+/// deadline. The same configuration and the same calls at the same virtual times therefore give the
+/// same log, byte for byte.
+@MainActor
+public final class SimulatedDevice {
+    /// Info.plist keys the simulation looks at.
+    public enum InfoPlistKey {
+        public static let locationWhenInUse = "NSLocationWhenInUseUsageDescription"
+        public static let locationAlwaysAndWhenInUse = "NSLocationAlwaysAndWhenInUseUsageDescription"
+    }
+
+    /// What the device started with.
+    public let configuration: DeviceConfiguration
+    let time: VirtualTime
+    let scheduler = DeviceScheduler()
+    /// The only source of randomness; seeded from the configuration.
+    var random: SeededRandom
+
+    private(set) var phase: ScenePhase = .notRunning
+    private var presentedAlert: (alert: SystemAlert, onAnswer: @MainActor (SystemAlertButton) -> Void)?
+    private var entries: [DeviceLogEntry] = []
+    private var logSubscribers: [AsyncStream<DeviceLogEntry>.Continuation] = []
+    private var processingDeadline: Duration?
+    private var isCatchingUp = false
+    private var subsystems: [(id: ObjectIdentifier, subsystem: any DeviceSubsystem)] = []
+    /// Location Services, the app's location permission and the GPS.
+    let location: LocationSubsystem
+
+    /// Called synchronously with every log entry, in order. Only observe from here: do not act on
+    /// the device inside the callback.
+    public var onEvent: (@MainActor (DeviceLogEntry) -> Void)?
+
+    /// - Parameters:
+    ///   - configuration: the app's Info.plist keys, Settings and GPS at start.
+    ///   - clock: drives every delay (`TestClock` in tests and scenario replays, `ContinuousClock` live).
+    public init(configuration: DeviceConfiguration = DeviceConfiguration(), clock: some Clock<Duration>) {
+        self.configuration = configuration
+        self.time = VirtualTime(clock: clock, epoch: configuration.epoch)
+        self.random = SeededRandom(seed: configuration.seed)
+        self.location = LocationSubsystem(configuration: configuration.location)
+        location.device = self
+        subsystems.append((ObjectIdentifier(LocationSubsystem.self), location))
+    }
+
+    // MARK: Observation
+
+    /// The app's scene phase.
+    public var scenePhase: ScenePhase {
+        catchUp()
+        return phase
+    }
+
+    /// The system alert on screen, if any.
+    public var systemAlert: SystemAlert? {
+        catchUp()
+        return presentedAlert?.alert
+    }
+
+    /// Everything that happened so far, in order.
+    public var log: [DeviceLogEntry] {
+        catchUp()
+        return entries
+    }
+
+    /// Log entries from now on, for an asynchronous reader. Each call makes a new stream.
+    public func logEntries() -> AsyncStream<DeviceLogEntry> {
+        let (stream, continuation) = AsyncStream<DeviceLogEntry>.makeStream()
+        logSubscribers.append(continuation)
+        return stream
+    }
+
+    /// Virtual time since the device started.
+    public var elapsed: Duration {
+        catchUp()
+        return currentElapsed
+    }
+
+    /// The virtual date: configuration epoch plus elapsed clock time. Fix timestamps use it.
+    public var now: Date {
+        time.date(at: elapsed)
+    }
+
+    /// Runs the timed work that is due at the clock's current time. Reads and actions do this by
+    /// themselves; a driver may call it after advancing the clock to make the log complete.
+    public func runDueWork() {
+        catchUp()
+    }
+
+    /// The app's Info.plist keys.
+    public var infoPlistKeys: Set<String> { configuration.infoPlistKeys }
+
+    // MARK: App lifecycle
+
+    /// Launches the app to the foreground (not running → inactive → active) and returns the location
+    /// manager the app creates while launching. Its creation-time callback follows asynchronously.
+    /// - Throws: ``SimulatedDeviceError/appAlreadyRunning``.
+    @discardableResult
+    public func launch() throws(SimulatedDeviceError) -> SimulatedLocationManager {
+        catchUp()
+        guard phase == .notRunning else { throw .appAlreadyRunning }
+        record(.appLaunched)
+        setPhase(.inactive)
+        let manager = location.makeManager()
+        setPhase(.active)
+        for entry in subsystems { entry.subsystem.appDidLaunch() }
+        return manager
+    }
+
+    /// The person leaves the app (active → inactive → background). An alert on screen goes away unanswered.
+    /// - Throws: ``SimulatedDeviceError/appNotInForeground(_:)``.
+    public func background() throws(SimulatedDeviceError) {
+        catchUp()
+        guard phase.isForeground else { throw .appNotInForeground(phase) }
+        enterBackground()
+    }
+
+    /// The person returns to the app (background → inactive → active). Changes made meanwhile are
+    /// reported on the way (rules 1 and 10).
+    /// - Throws: ``SimulatedDeviceError/appNotInBackground(_:)``.
+    public func foreground() throws(SimulatedDeviceError) {
+        catchUp()
+        guard phase == .background else { throw .appNotInBackground(phase) }
+        setPhase(.inactive)
+        for entry in subsystems { entry.subsystem.appWillEnterForeground() }
+        setPhase(.active)
+        for entry in subsystems { entry.subsystem.appDidBecomeActive() }
+    }
+
+    /// The app's process ends (the person swipes it away, or iOS reclaims it). Its managers stop.
+    /// - Throws: ``SimulatedDeviceError/appNotRunning``.
+    public func terminate() throws(SimulatedDeviceError) {
+        catchUp()
+        guard phase != .notRunning else { throw .appNotRunning }
+        dismissAlert()
+        for entry in subsystems { entry.subsystem.appWillTerminate() }
+        setPhase(.notRunning)
+        record(.appTerminated)
+    }
+
+    /// The app opens its own page in Settings (rule 28): active → inactive → background.
+    /// - Throws: ``SimulatedDeviceError/appNotInForeground(_:)``.
+    public func openSettings() throws(SimulatedDeviceError) {
+        catchUp()
+        guard phase.isForeground else { throw .appNotInForeground(phase) }
+        record(.settingsOpened)
+        enterBackground()
+    }
+
+    // MARK: System alerts
+
+    /// The person taps `button` on the system alert on screen.
+    /// - Throws: ``SimulatedDeviceError/noSystemAlertShowing(tried:)`` or
+    ///   ``SimulatedDeviceError/buttonNotOnAlert(_:_:)``.
+    public func answerSystemAlert(_ button: SystemAlertButton) throws(SimulatedDeviceError) {
+        catchUp()
+        guard let presented = presentedAlert else { throw .noSystemAlertShowing(tried: button) }
+        guard presented.alert.buttons.contains(button) else { throw .buttonNotOnAlert(button, presented.alert) }
+        presentedAlert = nil
+        record(.systemAlertAnswered(presented.alert, button))
+        presented.onAnswer(button)
+        if phase == .inactive { setPhase(.active) }
+    }
+
+    // MARK: Extension points for subsystems (same module)
+
+    /// The registered subsystem of type `S`, made and registered by `make` on first use.
+    func subsystem<S: DeviceSubsystem>(_ type: S.Type, make: () -> S) -> S {
+        let id = ObjectIdentifier(type)
+        if let existing = subsystems.first(where: { $0.id == id })?.subsystem as? S { return existing }
+        let made = make()
+        subsystems.append((id, made))
+        return made
+    }
+
+    /// Virtual time of the work being done: a job's deadline while it runs, the clock otherwise.
+    var currentElapsed: Duration {
+        processingDeadline ?? time.elapsed()
+    }
+
+    /// Appends to the log at the current virtual time and tells observers.
+    func record(_ event: DeviceEvent) {
+        let at = currentElapsed
+        let entry = DeviceLogEntry(elapsed: at, date: time.date(at: at), event: event)
+        entries.append(entry)
+        onEvent?(entry)
+        for subscriber in logSubscribers { subscriber.yield(entry) }
+    }
+
+    /// Runs `work` after `delay` of virtual time (zero: on the next turn, never inside the caller).
+    @discardableResult
+    func schedule(after delay: Duration, _ work: @escaping @MainActor () -> Void) -> DeviceScheduler.JobID {
+        scheduler.schedule(
+            at: currentElapsed + delay,
+            time: time,
+            wake: { [weak self] in self?.catchUp() },
+            work
+        )
+    }
+
+    /// Shows a system alert: the app becomes inactive until it is answered (rules 4 and 29).
+    /// Returns false (and shows nothing) when another alert is up.
+    @discardableResult
+    func presentSystemAlert(
+        _ alert: SystemAlert,
+        onAnswer: @escaping @MainActor (SystemAlertButton) -> Void
+    ) -> Bool {
+        guard presentedAlert == nil else { return false }
+        presentedAlert = (alert, onAnswer)
+        record(.systemAlertShown(alert))
+        if phase == .active { setPhase(.inactive) }
+        return true
+    }
+
+    var isShowingSystemAlert: Bool { presentedAlert != nil }
+
+    /// Throws unless Settings can be reached: the person must have left the app.
+    func ensureSettingsReachable() throws(SimulatedDeviceError) {
+        if phase.isForeground { throw .settingsUnreachableWhileAppInForeground }
+    }
+
+    /// Runs every job due at the clock's current time, in (deadline, scheduling) order.
+    func catchUp() {
+        guard !isCatchingUp else { return }
+        isCatchingUp = true
+        defer {
+            processingDeadline = nil
+            isCatchingUp = false
+        }
+        let now = time.elapsed()
+        while let job = scheduler.popDue(at: now) {
+            processingDeadline = job.deadline
+            job.work()
+        }
+    }
+
+    // MARK: Private
+
+    private func setPhase(_ next: ScenePhase) {
+        guard next != phase else { return }
+        let previous = phase
+        phase = next
+        record(.sceneChanged(from: previous, to: next))
+    }
+
+    private func enterBackground() {
+        dismissAlert()
+        if phase == .active { setPhase(.inactive) }
+        setPhase(.background)
+        for entry in subsystems { entry.subsystem.appDidEnterBackground() }
+    }
+
+    private func dismissAlert() {
+        guard let presented = presentedAlert else { return }
+        presentedAlert = nil
+        record(.systemAlertDismissed(presented.alert))
+    }
+}
