@@ -81,10 +81,23 @@ public struct SQLitePetStore: PetStore {
         try await pool.write { db in try Self.insert(animals, into: db) }
     }
 
-    /// Inserts synchronously in the caller's transaction (used for bulk loads).
-    static func insert(_ animals: [Animal], into db: Database) throws {
+    /// Inserts a long sequence (for instance generated demo animals) in one transaction without holding
+    /// it all in memory. Same all-or-nothing rule as ``insert(_:)``.
+    /// With `skippingExistingIDs`, animals whose id is already stored are left as they are.
+    /// - Returns: how many animals were added.
+    @discardableResult
+    public func insert<Animals: Sequence & Sendable>(
+        streaming animals: Animals, skippingExistingIDs: Bool = false
+    ) async throws -> Int where Animals.Element == Animal {
+        try await pool.write { db in try Self.insert(animals, into: db, skippingExistingIDs: skippingExistingIDs) }
+    }
+
+    /// Inserts synchronously in the caller's transaction; returns how many rows were added.
+    @discardableResult
+    static func insert(_ animals: some Sequence<Animal>, into db: Database, skippingExistingIDs: Bool = false) throws -> Int {
+        var added = 0
         let pet = try db.makeStatement(sql: """
-            INSERT INTO pet (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT \(skippingExistingIDs ? "OR IGNORE " : "")INTO pet (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let location = try db.makeStatement(sql: """
             INSERT INTO pet_location (seq, min_lat, max_lat, min_lon, max_lon, lat, lon) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -101,8 +114,11 @@ public struct SQLitePetStore: PetStore {
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                 throw PetStoreError.duplicateID(index: index, id: animal.id)
             }
+            if skippingExistingIDs, db.changesCount == 0 { continue }
             try location.execute(arguments: [db.lastInsertedRowID, lat, lat, lon, lon, lat, lon])
+            added += 1
         }
+        return added
     }
 
     private static func newest(_ db: Database, query: PetQuery) throws -> PetPage {

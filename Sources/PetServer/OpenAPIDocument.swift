@@ -1,0 +1,158 @@
+/// The OpenAPI 3.1 description of the pets API, served at `GET /openapi.yaml`. Keep it in step with
+/// `PetQuery`, `PetRoutes` and `docs/api.md`.
+enum OpenAPIDocument {
+    static let yaml = """
+        openapi: 3.1.0
+        info:
+          title: PetSpot pets API
+          version: 1.0.0
+          description: |
+            Animals offered for adoption, optionally near a point. Distances are great-circle (haversine,
+            mean Earth radius 6371.0088 km), correct across the antimeridian and near the poles.
+            Unknown query parameters are ignored; when a parameter repeats, its first value counts.
+        servers:
+          - url: http://127.0.0.1:8080
+        paths:
+          /api/pets:
+            get:
+              operationId: listPets
+              summary: List animals, nearest first when coordinates are given, newest first otherwise.
+              description: |
+                With lat and lon: only animals within radiusKm, ordered by distance, ties broken by id, each
+                with distanceKm. Without: every animal, newest publishedAt first, ties broken by id,
+                distanceKm null. A page past the end returns an empty animals array.
+              parameters:
+                - name: lat
+                  in: query
+                  description: Latitude in decimal degrees; required together with lon. Must be finite.
+                  schema: {type: number, minimum: -90, maximum: 90}
+                - name: lon
+                  in: query
+                  description: Longitude in decimal degrees; required together with lat. Must be finite.
+                  schema: {type: number, minimum: -180, maximum: 180}
+                - name: radiusKm
+                  in: query
+                  description: Search radius in kilometres; allowed only together with lat and lon.
+                  schema: {type: number, minimum: 1, maximum: 500, default: 50}
+                - name: limit
+                  in: query
+                  description: Animals per page.
+                  schema: {type: integer, minimum: 1, maximum: 100, default: 20}
+                - name: page
+                  in: query
+                  description: 1-based page number.
+                  schema: {type: integer, minimum: 1, default: 1}
+              responses:
+                "200":
+                  description: One page of animals.
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/PetList"}
+                "400":
+                  description: A parameter is malformed, out of range, or missing its partner.
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Error"}
+          /api/pets/{id}:
+            get:
+              operationId: getPet
+              summary: One animal by id.
+              parameters:
+                - name: id
+                  in: path
+                  required: true
+                  schema: {type: string}
+              responses:
+                "200":
+                  description: The animal (distanceKm is null).
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Animal"}
+                "404":
+                  description: No animal has this id.
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Error"}
+          /health:
+            get:
+              operationId: health
+              summary: Liveness check.
+              responses:
+                "200":
+                  description: The server is up.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [status]
+                        properties:
+                          status: {type: string, const: ok}
+          /openapi.yaml:
+            get:
+              operationId: openAPI
+              summary: This document.
+              responses:
+                "200":
+                  description: OpenAPI 3.1 document.
+                  content:
+                    application/yaml: {}
+        components:
+          schemas:
+            PetList:
+              type: object
+              required: [animals, pagination]
+              properties:
+                animals:
+                  type: array
+                  items: {$ref: "#/components/schemas/Animal"}
+                pagination: {$ref: "#/components/schemas/Pagination"}
+            Pagination:
+              type: object
+              required: [page, limit, totalCount, totalPages]
+              properties:
+                page: {type: integer, minimum: 1}
+                limit: {type: integer, minimum: 1, maximum: 100}
+                totalCount: {type: integer, minimum: 0, description: Matches over all pages.}
+                totalPages: {type: integer, minimum: 0, description: "ceil(totalCount / limit)"}
+            Animal:
+              type: object
+              required: [id, name, species, breed, sex, ageMonths, description, photoURL, shelter, location, publishedAt, distanceKm]
+              properties:
+                id: {type: string}
+                name: {type: string}
+                species: {type: string, enum: [dog, cat, rabbit, bird, other]}
+                breed: {type: string}
+                sex: {type: string, enum: [female, male, unknown]}
+                ageMonths: {type: integer, minimum: 0}
+                description: {type: string}
+                photoURL: {type: [string, "null"], format: uri}
+                shelter:
+                  type: object
+                  required: [name, city]
+                  properties:
+                    name: {type: string}
+                    city: {type: string}
+                location:
+                  type: object
+                  required: [lat, lon]
+                  properties:
+                    lat: {type: number, minimum: -90, maximum: 90}
+                    lon: {type: number, minimum: -180, maximum: 180}
+                publishedAt: {type: string, format: date-time}
+                distanceKm:
+                  type: [number, "null"]
+                  minimum: 0
+                  description: Kilometres from lat/lon when they were given; null otherwise.
+            Error:
+              type: object
+              required: [error]
+              properties:
+                error:
+                  type: object
+                  required: [code, message]
+                  properties:
+                    code: {type: string, enum: [invalid_parameter, not_found, internal_error]}
+                    parameter: {type: string, description: The offending query parameter (invalid_parameter only).}
+                    message: {type: string, description: What was wrong and the allowed range.}
+        """
+}

@@ -1,0 +1,53 @@
+import Hummingbird
+import Logging
+import PetAPI
+import PetSpotDomain
+
+/// The routes of the pets API. Every handler answers JSON; see `docs/api.md`.
+public func buildRouter(store: any PetStore) -> Router<BasicRequestContext> {
+    let router = Router(context: BasicRequestContext.self)
+    router.middlewares.add(JSONErrorMiddleware())
+
+    router.get("/health") { _, _ in
+        try JSONResponse.make(["status": "ok"])
+    }
+
+    router.get("/openapi.yaml") { _, _ in
+        var headers = HTTPFields()
+        headers[.contentType] = "application/yaml; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
+    }
+
+    router.get("/api/pets") { request, context in
+        let parameters = request.uri.queryParameters.map { (name: String($0.key), value: String($0.value)) }
+        let query: PetQuery
+        do {
+            query = try PetQuery.parse(parameters)
+        } catch let error as PetQueryError {
+            return JSONResponse.error(.badRequest, code: "invalid_parameter", parameter: error.parameter, message: error.message)
+        }
+        let page = try await store.animals(matching: query)
+        if query.center != nil {
+            // Never log the coordinates themselves.
+            context.logger.info("nearby query", metadata: [
+                "radiusKm": "\(query.radiusKm)", "count": "\(page.animals.count)", "totalCount": "\(page.totalCount)",
+            ])
+        } else {
+            context.logger.info("listing query", metadata: ["count": "\(page.animals.count)", "totalCount": "\(page.totalCount)"])
+        }
+        let body = PetListResponse(
+            animals: page.animals.map(AnimalDTO.init),
+            pagination: .init(page: query.page, limit: query.limit, totalCount: page.totalCount)
+        )
+        return try JSONResponse.make(body)
+    }
+
+    router.get("/api/pets/:id") { request, context in
+        let id = context.parameters.get("id") ?? ""
+        guard let animal = try await store.animal(id: id) else {
+            return JSONResponse.error(.notFound, code: "not_found", message: "no pet with id \"\(id.prefix(128))\"")
+        }
+        return try JSONResponse.make(AnimalDTO(animal))
+    }
+    return router
+}

@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+import PetAPI
+import PetSpotDomain
+
+/// Timings of nearby queries on the SQLite store (`petspot bench store`). Not a test: numbers depend
+/// on the machine.
+public enum PetStoreBenchmark {
+    /// Median and 99th percentile of a set of samples, in milliseconds.
+    public struct Summary: Sendable, CustomStringConvertible {
+        public var samples: Int
+        public var medianMs: Double
+        public var p99Ms: Double
+        public var meanMatches: Double
+
+        public init(durations: [Duration], matches: [Int]) {
+            let ms = durations.map { Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1e3 }.sorted()
+            samples = ms.count
+            medianMs = ms.isEmpty ? 0 : ms[ms.count / 2]
+            p99Ms = ms.isEmpty ? 0 : ms[min(ms.count - 1, Int((Double(ms.count) * 0.99).rounded(.up)) - 1)]
+            meanMatches = matches.isEmpty ? 0 : Double(matches.reduce(0, +)) / Double(matches.count)
+        }
+
+        public var description: String {
+            String(format: "median %.3f ms, p99 %.3f ms over %d queries (mean %.0f matches within radius)", medianMs, p99Ms, samples, meanMatches)
+        }
+    }
+
+    /// Query centres: demo pets' own positions (where people looking for pets are), deterministic.
+    public static func centers(count: Int, seed: UInt64 = 7) -> [GeoCoordinate] {
+        DemoPetGenerator(seed: seed).sequence(count: count).map(\.location)
+    }
+
+    /// Times `store.animals(matching:)` for a 50 km, limit-20 query at each centre.
+    public static func nearby(store: any PetStore, centers: [GeoCoordinate], radiusKm: Double = 50) async throws -> Summary {
+        let clock = ContinuousClock()
+        var durations: [Duration] = []
+        var matches: [Int] = []
+        for center in centers {
+            let query = PetQuery(center: center, radiusKm: radiusKm, limit: 20)
+            var page: PetPage?
+            durations.append(try await clock.measure { page = try await store.animals(matching: query) })
+            matches.append(page?.totalCount ?? 0)
+        }
+        return Summary(durations: durations, matches: matches)
+    }
+
+    /// The same queries answered by reading every row and checking its distance (no index).
+    public static func fullScan(store: SQLitePetStore, centers: [GeoCoordinate], radiusKm: Double = 50) async throws -> Summary {
+        let clock = ContinuousClock()
+        var durations: [Duration] = []
+        var matches: [Int] = []
+        for center in centers {
+            var total = 0
+            durations.append(try await clock.measure {
+                total = try await store.pool.read { db in
+                    var ranking = NearbyRanking<Int64>(radiusKm: radiusKm)
+                    let rows = try Row.fetchCursor(db, sql: "SELECT seq, lat, lon FROM pet")
+                    while let row = try rows.next() {
+                        ranking.consider(key: row[0], distanceKm: GreatCircle.distanceKm(
+                            lat1: center.latitude, lon1: center.longitude, lat2: row[1], lon2: row[2]))
+                    }
+                    _ = ranking.leading(20)
+                    return ranking.matches.count
+                }
+            })
+            matches.append(total)
+        }
+        return Summary(durations: durations, matches: matches)
+    }
+}

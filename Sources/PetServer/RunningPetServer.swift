@@ -1,0 +1,90 @@
+import Foundation
+import Hummingbird
+import PetSpotDomain
+
+/// A pets server running in this process (for `petspot run`, tests and benchmarks).
+public struct RunningPetServer: Sendable {
+    /// `http://host:port` of the running server.
+    public let baseURL: URL
+    public let port: Int
+    public let store: any PetStore
+    private let task: Task<Void, any Error>
+
+    init(baseURL: URL, port: Int, store: any PetStore, task: Task<Void, any Error>) {
+        self.baseURL = baseURL
+        self.port = port
+        self.store = store
+        self.task = task
+    }
+
+    /// Shuts the server down gracefully and waits until it has stopped.
+    public func stop() async {
+        task.cancel()
+        _ = await task.result
+    }
+}
+
+/// Starts a server in the background and returns once it accepts connections. With `port: 0` a free
+/// port is chosen; read it from ``RunningPetServer/baseURL``. Uses `store` if given, otherwise the
+/// (seeded) SQLite database of `configuration`.
+public func startPetServer(
+    configuration: PetServerConfiguration,
+    store: (any PetStore)? = nil
+) async throws -> RunningPetServer {
+    let chosenStore: any PetStore
+    if let store {
+        chosenStore = store
+    } else {
+        chosenStore = try await openSeededStore(configuration: configuration)
+    }
+    let bound = PortSignal()
+    let app = buildApplication(configuration: configuration, store: chosenStore) { port in
+        await bound.resolve(.success(port))
+    }
+    let task = Task {
+        do {
+            try await app.run()
+            await bound.resolve(.failure(PetServerStartError.stoppedBeforeListening))
+        } catch {
+            await bound.resolve(.failure(error))
+            throw error
+        }
+    }
+    let port: Int
+    do {
+        port = try await bound.value()
+    } catch {
+        task.cancel()
+        throw error
+    }
+    let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+    guard let url = URL(string: "http://\(host):\(port)") else {
+        task.cancel()
+        throw PetServerStartError.invalidHost(configuration.host)
+    }
+    return RunningPetServer(baseURL: url, port: port, store: chosenStore, task: task)
+}
+
+/// Why ``startPetServer(configuration:store:)`` failed.
+public enum PetServerStartError: Error, Equatable, Sendable {
+    case stoppedBeforeListening
+    case invalidHost(String)
+}
+
+/// Delivers the bound port (or the start failure) exactly once to whoever waits for it.
+private actor PortSignal {
+    private var result: Result<Int, any Error>?
+    private var waiters: [CheckedContinuation<Int, any Error>] = []
+
+    func resolve(_ outcome: Result<Int, any Error>) {
+        guard result == nil else { return }
+        result = outcome
+        for waiter in waiters { waiter.resume(with: outcome) }
+        waiters = []
+    }
+
+    func value() async throws -> Int {
+        if let result { return try result.get() }
+        return try await withCheckedThrowingContinuation { waiters.append($0) }
+    }
+}

@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import Logging
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import PetAPI
+import PetServer
+import PetSpotDomain
+
+/// `petspot bench`: performance measurements (commands, not tests).
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure the pets store and API.",
+        subcommands: [Store.self]
+    )
+
+    struct Store: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "store",
+            abstract: "Nearby-query median/p99 on SQLite (R*Tree vs full scan), then HTTP requests/s on loopback.",
+            discussion: """
+                Fills a database with deterministic demo pets (one transaction), times 50 km limit-20 nearby \
+                queries centred on demo pet positions, the same queries as a full scan, then serves \
+                --http-pets pets on 127.0.0.1 (free port) and runs a bounded request loop against it. \
+                Build with -c release for meaningful numbers.
+                """
+        )
+
+        @Option(help: "Pets in the store benchmark.")
+        var pets = 1_000_000
+
+        @Option(help: "Database file for the store benchmark; reused if it already holds --pets pets (default: a temporary file).")
+        var database: String?
+
+        @Option(help: "Nearby queries to time.")
+        var queries = 2_000
+
+        @Option(help: "Full-scan queries to time (each reads every row).")
+        var scanQueries = 20
+
+        @Option(help: "Pets in the HTTP benchmark database (0 skips it).")
+        var httpPets = 100_000
+
+        @Option(help: "HTTP requests in total.")
+        var requests = 4_000
+
+        @Option(help: "Concurrent HTTP clients.")
+        var concurrency = 8
+
+        func run() async throws {
+            let clock = ContinuousClock()
+            let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-bench-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: temporary) }
+            let path = database ?? temporary.appendingPathComponent("store.sqlite").path
+            let store = try SQLitePetStore(path: path)
+            let existing = try await store.count()
+            if existing < pets {
+                let elapsed = try await clock.measure {
+                    try await store.insert(streaming: DemoPetGenerator().sequence(count: pets), skippingExistingIDs: true)
+                }
+                print("inserted \(pets - existing) pets in \(elapsed) (one transaction)")
+            }
+            print("store: \(try await store.count()) pets in \(path)")
+            let centers = PetStoreBenchmark.centers(count: queries)
+            _ = try await PetStoreBenchmark.nearby(store: store, centers: Array(centers.prefix(50)))
+            print("nearby (R*Tree + haversine), 50 km, limit 20: \(try await PetStoreBenchmark.nearby(store: store, centers: centers))")
+            print("full scan + haversine,        50 km, limit 20: \(try await PetStoreBenchmark.fullScan(store: store, centers: Array(centers.prefix(scanQueries))))")
+            if httpPets > 0 { try await benchmarkHTTP(directory: temporary) }
+        }
+
+        private func benchmarkHTTP(directory: URL) async throws {
+            let path = directory.appendingPathComponent("http.sqlite").path
+            let store = try SQLitePetStore(path: path)
+            try await store.insert(streaming: DemoPetGenerator().sequence(count: httpPets), skippingExistingIDs: true)
+            let server = try await startPetServer(
+                configuration: PetServerConfiguration(host: "127.0.0.1", port: 0, databasePath: path, demoPetsWhenEmpty: 0, logLevel: .warning),
+                store: store
+            )
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.httpMaximumConnectionsPerHost = concurrency
+            let session = URLSession(configuration: configuration)
+            let repository = AnimalRepository(configuration: .init(baseURL: server.baseURL), session: session)
+            let locations = try PetStoreBenchmark.centers(count: 500).map { try UserLocation(latitude: $0.latitude, longitude: $0.longitude) }
+            let workers = max(1, concurrency)
+            let perWorker = max(1, requests / workers)
+            let clock = ContinuousClock()
+            let start = clock.now
+            let durations = try await withThrowingTaskGroup(of: [Duration].self) { group in
+                for worker in 0..<workers {
+                    group.addTask {
+                        var local: [Duration] = []
+                        for index in 0..<perWorker {
+                            let location = locations[(worker * perWorker + index) % locations.count]
+                            local.append(try await clock.measure { _ = try await repository.fetchAnimals(near: location) })
+                        }
+                        return local
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            let elapsed = clock.now - start
+            await server.stop()
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let summary = PetStoreBenchmark.Summary(durations: durations, matches: [])
+            print(String(
+                format: "HTTP GET /api/pets?lat&lon (%d pets, %d clients, %d requests): %.0f requests/s, median %.3f ms, p99 %.3f ms",
+                httpPets, workers, durations.count, Double(durations.count) / seconds, summary.medianMs, summary.p99Ms
+            ))
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import PetServer
+
+/// `petspot import`: loads pets from a JSON file in the API's animal shape.
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import pets from a JSON file (an array of animals as GET /api/pets returns them).",
+        discussion: "All records are checked first and written in one transaction: one bad record imports nothing."
+    )
+
+    @Argument(help: "JSON file: an array of animals, or a {\"animals\": [...]} body.")
+    var file: String
+
+    @Option(help: "SQLite database file (default: ./\(PetServerConfiguration.defaultDatabasePath)).")
+    var database = PetServerConfiguration.defaultDatabasePath
+
+    func run() async throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            throw PetDataCommandError("cannot read \(file): \(error.localizedDescription)")
+        }
+        do {
+            let animals = try PetImporter.parse(data)
+            let store = try SQLitePetStore(path: database)
+            let imported = try await PetImporter.importPets(animals, into: store)
+            print("imported \(imported) pets into \(database)")
+        } catch let error as PetImportError {
+            throw PetDataCommandError("\(file): \(error); nothing was imported")
+        }
+    }
+}
+
+/// A failure of `seed` or `import`: printed as "Error: …" with a non-zero exit status.
+struct PetDataCommandError: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

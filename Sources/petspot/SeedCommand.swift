@@ -1,0 +1,26 @@
+import ArgumentParser
+import PetServer
+
+/// `petspot seed`: adds deterministic demo pets to a database.
+struct SeedCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seed",
+        abstract: "Make sure the first N deterministic demo pets (ids demo-000001…) are in a database; one transaction."
+    )
+
+    @Option(name: .customLong("demo"), help: "How many demo pets to add.")
+    var count: Int
+
+    @Option(help: "SQLite database file (default: ./\(PetServerConfiguration.defaultDatabasePath)).")
+    var database = PetServerConfiguration.defaultDatabasePath
+
+    func validate() throws {
+        guard count >= 1 else { throw ValidationError("--demo must be at least 1") }
+    }
+
+    func run() async throws {
+        let store = try SQLitePetStore(path: database)
+        let added = try await store.insert(streaming: DemoPetGenerator().sequence(count: count), skippingExistingIDs: true)
+        print("added \(added) of \(count) demo pets to \(database) (the rest were there already); it holds \(try await store.count())")
+    }
+}
