@@ -91,12 +91,11 @@ extension PermissionManager {
 
     /// Ends pending location waits shortly after the app became active again.
     func settleLocationWaiters() {
-        let clock = self.clock
-        let delay = configuration.settleDelay
         for waiter in locationWaiters.values where waiter.settleTask == nil {
             let continuation = waiter.continuation
+            let deadline = Deadline(after: configuration.settleDelay, on: clock)
             waiter.settleTask = Task {
-                do { try await clock.sleep(for: delay) } catch { return }
+                do { try await deadline.wait() } catch { return }
                 continuation.yield(.settled)
             }
         }
@@ -113,10 +112,9 @@ extension PermissionManager {
         let id = nextWaiterID
         nextWaiterID += 1
         locationWaiters[id] = waiter
-        let clock = self.clock
-        let timeout = configuration.answerTimeout
+        let deadline = Deadline(after: configuration.answerTimeout, on: clock)
         let timer = Task {
-            do { try await clock.sleep(for: timeout) } catch { return }
+            do { try await deadline.wait() } catch { return }
             continuation.yield(.settled)
         }
         defer {
