@@ -11,6 +11,8 @@ public struct DeviceConfiguration: Sendable {
     public var seed: UInt64
     /// The keys present in the app's Info.plist (see ``SimulatedDevice/InfoPlistKey``).
     public var infoPlistKeys: Set<String>
+    /// The purpose keys inside the app's `NSLocationTemporaryUsageDescriptionDictionary`.
+    public var temporaryLocationPurposeKeys: Set<String>
     /// Location Services, the app's location permission and the GPS.
     public var location: Location
 
@@ -18,11 +20,13 @@ public struct DeviceConfiguration: Sendable {
         epoch: Date = Date(timeIntervalSince1970: 1_767_225_600),
         seed: UInt64 = 0x5EED,
         infoPlistKeys: Set<String> = [SimulatedDevice.InfoPlistKey.locationWhenInUse],
+        temporaryLocationPurposeKeys: Set<String> = [],
         location: Location = Location()
     ) {
         self.epoch = epoch
         self.seed = seed
         self.infoPlistKeys = infoPlistKeys
+        self.temporaryLocationPurposeKeys = temporaryLocationPurposeKeys
         self.location = location
     }
 }

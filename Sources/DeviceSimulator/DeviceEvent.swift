@@ -17,6 +17,8 @@ public enum DeviceEvent: Sendable, Equatable {
     case settingChanged(name: String, value: String)
     /// An "Allow Once" grant lapsed (rule 5).
     case allowOnceExpired
+    /// A temporary full-accuracy grant lapsed with the app's use (rule 12).
+    case temporaryFullAccuracyExpired
     /// The phone moved (the coordinate is deliberately not part of the event).
     case positionChanged(hasFix: Bool)
     case locationRequestStarted(manager: Int)
@@ -69,6 +71,7 @@ public struct DeviceLogEntry: Sendable, Equatable, CustomStringConvertible {
         case .settingsOpened: "settingsOpened"
         case .settingChanged(let name, let value): "settingChanged \(name) = \(value)"
         case .allowOnceExpired: "allowOnceExpired"
+        case .temporaryFullAccuracyExpired: "temporaryFullAccuracyExpired"
         case .positionChanged(let hasFix): "positionChanged (\(hasFix ? "fix possible" : "no fix possible"))"
         case .locationRequestStarted(let id): "locationRequestStarted #\(id)"
         case .locationRequestCancelled(let id): "locationRequestCancelled #\(id)"

@@ -72,3 +72,39 @@ extension LocationSubsystem {
         reportIfChanged()
     }
 }
+
+/// Temporary full accuracy (rule 12).
+extension LocationSubsystem {
+    func requestTemporaryFullAccuracy(
+        from manager: SimulatedLocationManager,
+        purposeKey: String,
+        completion: @escaping @MainActor (LocationManagerError?) -> Void
+    ) {
+        let request = "requestTemporaryFullAccuracyAuthorization"
+        guard manager.isAlive, let device else { return }
+        let declineReason: String? =
+            if !device.configuration.temporaryLocationPurposeKeys.contains(purposeKey) {
+                "NSLocationTemporaryUsageDescriptionDictionary lacks \(purposeKey)"
+            } else if !device.phase.isForeground {
+                "the app is not in the foreground"
+            } else if accuracy == .fullAccuracy {
+                "accuracy is already full"
+            } else if device.isShowingSystemAlert {
+                "a system alert is already showing"
+            } else {
+                nil
+            }
+        if let declineReason {
+            ignore(request, declineReason)
+            device.schedule(after: .zero) { completion(.promptDeclined) }
+            return
+        }
+        device.presentSystemAlert(.locationTemporaryFullAccuracy) { [weak self] button in
+            if button == .allowOnce {
+                self?.temporaryFullAccuracy = true
+                self?.reportIfChanged()
+            }
+            completion(nil)
+        }
+    }
+}

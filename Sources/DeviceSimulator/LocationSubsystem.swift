@@ -17,6 +17,8 @@ final class LocationSubsystem: DeviceSubsystem {
     var grantIsTemporary = false
     var alwaysRequestUsed = false
     var preciseLocation: Bool
+    /// Full accuracy granted for this use of the app only (rule 12).
+    var temporaryFullAccuracy = false
 
     // The GPS.
     var position: GeoCoordinate?
@@ -56,7 +58,7 @@ final class LocationSubsystem: DeviceSubsystem {
     }
 
     var accuracy: LocationAccuracyAuthorization {
-        preciseLocation ? .fullAccuracy : .reducedAccuracy
+        preciseLocation || temporaryFullAccuracy ? .fullAccuracy : .reducedAccuracy
     }
 
     // MARK: Managers and callbacks
@@ -101,11 +103,11 @@ final class LocationSubsystem: DeviceSubsystem {
     // MARK: Lifecycle
 
     func appDidEnterBackground() {
-        // Rule 5: an Allow Once grant lapses shortly after the app leaves the foreground.
-        guard grantIsTemporary, expiryJob == nil, let device else { return }
+        // Rules 5 and 12: temporary grants lapse shortly after the app leaves the foreground.
+        guard grantIsTemporary || temporaryFullAccuracy, expiryJob == nil, let device else { return }
         expiryJob = device.schedule(after: configuration.allowOnceExpiryDelay) { [weak self] in
             self?.expiryJob = nil
-            self?.expireAllowOnce()
+            self?.expireTemporaryGrants()
         }
     }
 
@@ -133,18 +135,24 @@ final class LocationSubsystem: DeviceSubsystem {
             manager.continuation.finish()
         }
         managers = []
-        if grantIsTemporary { expireAllowOnce() }
+        expireTemporaryGrants()
     }
 
-    func expireAllowOnce() {
-        guard grantIsTemporary else { return }
-        grantIsTemporary = false
-        if storedStatus == .authorizedWhenInUse { storedStatus = .notDetermined }
-        device?.record(.allowOnceExpired)
+    /// Allow Once (rule 5) and temporary full accuracy (rule 12) end with the app's use.
+    func expireTemporaryGrants() {
+        if grantIsTemporary {
+            grantIsTemporary = false
+            if storedStatus == .authorizedWhenInUse { storedStatus = .notDetermined }
+            device?.record(.allowOnceExpired)
+        }
+        if temporaryFullAccuracy {
+            temporaryFullAccuracy = false
+            device?.record(.temporaryFullAccuracyExpired)
+        }
         reportIfChanged()
     }
 
-    /// Cancels a pending Allow Once expiry (the grant was replaced).
+    /// Cancels a pending expiry (the grant was replaced in Settings).
     func cancelExpiry() {
         if let job = expiryJob {
             device?.scheduler.cancel(job)

@@ -51,8 +51,10 @@ extension SimulatedDevice {
         if let missing = required.first(where: { !infoPlistKeys.contains($0) }) {
             throw .settingsChoiceNotOffered(choice, missingKey: missing)
         }
-        location.cancelExpiry()
-        location.grantIsTemporary = false
+        if location.grantIsTemporary {
+            location.grantIsTemporary = false
+            if !location.temporaryFullAccuracy { location.cancelExpiry() }
+        }
         location.storedStatus = choice.status
         record(.settingChanged(name: "Location", value: choice.rawValue))
         location.reportIfChanged()
@@ -74,6 +76,7 @@ extension SimulatedDevice {
         catchUp()
         try ensureSettingsReachable()
         location.preciseLocation = precise
+        location.temporaryFullAccuracy = false
         location.reducedAnchor = nil
         record(.settingChanged(name: "Precise Location", value: precise ? "on" : "off"))
         location.reportIfChanged()

@@ -75,3 +75,17 @@ public final class SimulatedLocationManager: LocationManaging {
         return device.location.servicesEnabled
     }
 }
+
+extension SimulatedLocationManager {
+    /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:completion:)` (rule 12), which PetSpot
+    /// does not use and ``LocationManaging`` therefore does not carry. Fails with `promptDeclined` when
+    /// the purpose key is missing, the app is in the background, or accuracy is already full; otherwise
+    /// shows the alert, and "Allow Once" grants full accuracy until the app stops being used.
+    public func requestTemporaryFullAccuracyAuthorization(
+        withPurposeKey purposeKey: String,
+        completion: @escaping @MainActor (LocationManagerError?) -> Void
+    ) {
+        device?.catchUp()
+        device?.location.requestTemporaryFullAccuracy(from: self, purposeKey: purposeKey, completion: completion)
+    }
+}

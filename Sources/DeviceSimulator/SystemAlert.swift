@@ -13,6 +13,9 @@ public struct SystemAlert: Sendable, Hashable, CustomStringConvertible {
         public static let locationWhenInUse = Kind("locationWhenInUse")
         /// "Change to Always Allow?" after `requestAlwaysAuthorization()` from a When-In-Use grant.
         public static let locationAlwaysUpgrade = Kind("locationAlwaysUpgrade")
+        /// "Allow “PetSpot” to use your precise location once?" after
+        /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`.
+        public static let locationTemporaryFullAccuracy = Kind("locationTemporaryFullAccuracy")
     }
 
     public var kind: Kind
@@ -31,6 +34,10 @@ public struct SystemAlert: Sendable, Hashable, CustomStringConvertible {
     static let locationWhenInUse = SystemAlert(
         kind: .locationWhenInUse,
         buttons: [.allowOnce, .allowWhileUsing, .dontAllow]
+    )
+    static let locationTemporaryFullAccuracy = SystemAlert(
+        kind: .locationTemporaryFullAccuracy,
+        buttons: [.allowOnce, .dontAllow]
     )
     static let locationAlwaysUpgrade = SystemAlert(
         kind: .locationAlwaysUpgrade,
