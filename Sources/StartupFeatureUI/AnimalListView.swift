@@ -1,0 +1,78 @@
+#if canImport(SwiftUI)
+    import PetSpotDomain
+    import StartupFeature
+    import SwiftUI
+
+    /// The startup screen. It shows what ``AnimalListViewModel`` exposes and forwards what happens
+    /// (appearance, scene phases, taps); every decision is the view model's.
+    public struct AnimalListView: View {
+        @Bindable private var viewModel: AnimalListViewModel
+        @Environment(\.scenePhase) private var scenePhase
+
+        public init(viewModel: AnimalListViewModel) {
+            self.viewModel = viewModel
+        }
+
+        public var body: some View {
+            NavigationStack {
+                VStack(spacing: 0) {
+                    if let banner = viewModel.errorBanner {
+                        ErrorMessageView(message: banner, retry: { viewModel.retry() })
+                    }
+                    listing
+                }
+                .navigationTitle(L10n.AnimalList.title)
+            }
+            .onAppear { viewModel.onAppear() }
+            // Every phase is forwarded; on a return to active (background → inactive → active) the
+            // view model re-checks the permission status, as `checkPermissionStatusChange()` does.
+            .onChange(of: scenePhase) { _, newPhase in
+                viewModel.scenePhaseChanged(to: AppScenePhase(newPhase))
+            }
+            .alert(L10n.Location.Permission.Popup.title, isPresented: $viewModel.showPermissionDeniedAlert) {
+                Button(L10n.Location.Permission.Popup.settingsButton) { viewModel.openSettings() }
+                    .accessibilityIdentifier(AccessibilityIdentifiers.PermissionPopup.goToSettings)
+                Button(L10n.Location.Permission.Popup.cancelButton, role: .cancel) {
+                    viewModel.continueWithoutLocation()
+                }
+                .accessibilityIdentifier(AccessibilityIdentifiers.PermissionPopup.cancel)
+            } message: {
+                Text(L10n.Location.Permission.Popup.message)
+                    .accessibilityIdentifier(AccessibilityIdentifiers.PermissionPopup.message)
+            }
+        }
+
+        @ViewBuilder private var listing: some View {
+            switch viewModel.content {
+            case .loading:
+                ProgressView(L10n.AnimalList.loading)
+                    .frame(maxWidth: .infinity, maxHeight: .infinity)
+                    .accessibilityIdentifier(AccessibilityIdentifiers.AnimalList.loading)
+            case .failed(let message):
+                ErrorMessageView(message: message, retry: { viewModel.retry() })
+                    .frame(maxWidth: .infinity, maxHeight: .infinity)
+            case .empty:
+                Text(L10n.AnimalList.empty)
+                    .frame(maxWidth: .infinity, maxHeight: .infinity)
+                    .accessibilityIdentifier(AccessibilityIdentifiers.AnimalList.empty)
+            case .animals(let animals):
+                List(animals) { animal in
+                    AnimalRowView(animal: animal)
+                        .accessibilityIdentifier(AccessibilityIdentifiers.AnimalList.row(id: animal.id))
+                }
+                .accessibilityIdentifier(AccessibilityIdentifiers.AnimalList.list)
+            }
+        }
+    }
+
+    extension AppScenePhase {
+        /// The same phase as SwiftUI reports it.
+        init(_ phase: ScenePhase) {
+            switch phase {
+            case .active: self = .active
+            case .background: self = .background
+            default: self = .inactive
+            }
+        }
+    }
+#endif

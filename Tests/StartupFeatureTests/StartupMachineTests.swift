@@ -1,0 +1,166 @@
+import CustomDump
+import PetSpotDomain
+import StartupFeature
+import Testing
+import TestSupport
+
+/// The rules of ``StartupMachine``, one step at a time, asserting the whole state as TCA's
+/// `TestStore` would.
+@Suite struct StartupMachineTests {
+    typealias State = StartupMachine.State
+
+    /// Applies `event`, checks the effects, and lets `update` describe the expected state change.
+    func step(
+        _ state: inout State,
+        _ event: StartupMachine.Event,
+        effects expected: [StartupMachine.Effect],
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column,
+        _ update: (inout State) -> Void = { _ in }
+    ) {
+        var expectedState = state
+        update(&expectedState)
+        let effects = StartupMachine.reduce(&state, event)
+        expectNoDifference(effects, expected, fileID: fileID, filePath: filePath, line: line, column: column)
+        expectNoDifference(state, expectedState, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    // FR-001, FR-010
+    @Test func givenFreshSession_whenScreenAppears_thenStatusCheckedAndChangesObserved() {
+        var state = State()
+        step(&state, .screenAppeared, effects: [.observeStatusChanges, .checkStatus]) {
+            $0.hasAppeared = true
+            $0.activity = .checkingStatus
+        }
+    }
+
+    // FR-003
+    @Test func givenNotDeterminedChecked_whenStatusArrives_thenAuthorizationRequested() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        step(&state, .statusChecked(.notDetermined), effects: [.requestAuthorization]) {
+            $0.activity = .requestingAuthorization
+        }
+    }
+
+    // FR-004, FR-007, FR-009; departure 5: the query starts at once, behind the popup.
+    @Test func givenDeniedChecked_whenStatusArrives_thenPopupAndQueryWithoutCoordinatesTogether() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        step(&state, .statusChecked(.denied), effects: [.fetchAnimals(near: nil)]) {
+            $0.permissionStatus = .denied
+            $0.isPopupPresented = true
+            $0.hasShownPopup = true
+            $0.activity = .querying(near: nil)
+        }
+        step(&state, .popupCancelTapped, effects: []) { $0.isPopupPresented = false }  // FR-006
+        step(&state, .animalsLoaded(Fixtures.animals), effects: []) {  // FR-012
+            $0.activity = .idle
+            $0.listing = .init(animals: Fixtures.animals, queriedNearLocation: false)
+        }
+    }
+
+    // FR-002, FR-008; departure 6.
+    @Test func givenAuthorizedChecked_whenLocationArrives_thenQueryCarriesRoundedCoordinates() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        step(&state, .statusChecked(.authorizedWhenInUse), effects: [.requestLocation]) {
+            $0.permissionStatus = .authorizedWhenInUse
+            $0.activity = .locating
+        }
+        let sent = Fixtures.warsaw.rounded(toDecimals: 2)
+        step(&state, .locationResult(Fixtures.warsaw), effects: [.fetchAnimals(near: sent)]) {
+            $0.currentLocation = Fixtures.warsaw
+            $0.activity = .querying(near: sent)
+        }
+    }
+
+    // FR-014
+    @Test func givenLocating_whenLocationFails_thenQueryWithoutCoordinates() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.reduce(&state, .statusChecked(.authorizedAlways))
+        step(&state, .locationResult(nil), effects: [.fetchAnimals(near: nil)]) {
+            $0.activity = .querying(near: nil)
+        }
+    }
+
+    // FR-015: the change waits for the query, then applies.
+    @Test func givenQueryInFlight_whenGranted_thenDeferredUntilQueryCompletesThenLocates() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.reduce(&state, .statusChecked(.denied))
+        step(&state, .statusChanged(.authorizedWhenInUse), effects: []) {
+            $0.pendingStatus = .authorizedWhenInUse
+        }
+        step(&state, .retryTapped, effects: [])  // never a second query
+        step(&state, .animalsFailed("timeout"), effects: [.requestLocation]) {
+            $0.loadFailure = "timeout"
+            $0.pendingStatus = nil
+            $0.permissionStatus = .authorizedWhenInUse
+            $0.isPopupPresented = false
+            $0.activity = .locating
+        }
+    }
+
+    // FR-011: iOS returns background → inactive → active; a plain inactive → active does not re-check.
+    @Test func givenAppeared_whenSceneReturnsFromBackground_thenStatusRecheckedOnlyThen() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        step(&state, .scenePhaseChanged(.inactive), effects: []) { $0.scenePhase = .inactive }
+        step(&state, .scenePhaseChanged(.active), effects: []) { $0.scenePhase = .active }
+        step(&state, .scenePhaseChanged(.background), effects: []) {
+            $0.scenePhase = .background
+            $0.hasBeenInBackground = true
+        }
+        step(&state, .scenePhaseChanged(.inactive), effects: []) { $0.scenePhase = .inactive }
+        step(&state, .scenePhaseChanged(.active), effects: [.checkStatus]) {
+            $0.scenePhase = .active
+            $0.hasBeenInBackground = false
+        }
+    }
+
+    // FR-013: revoked after the popup was shown this session: no second popup, no location kept.
+    @Test func givenPopupShownThenGranted_whenRevoked_thenNoSecondPopupAndLocationDropped() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.reduce(&state, .statusChecked(.denied))
+        _ = StartupMachine.reduce(&state, .popupCancelTapped)
+        _ = StartupMachine.reduce(&state, .animalsLoaded([]))
+        _ = StartupMachine.reduce(&state, .statusChanged(.authorizedWhenInUse))
+        _ = StartupMachine.reduce(&state, .locationResult(Fixtures.krakow))
+        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        step(&state, .statusChanged(.denied), effects: []) {
+            $0.permissionStatus = .denied
+            $0.currentLocation = nil
+        }
+    }
+
+    // Stray results (late, duplicate) change nothing.
+    @Test func givenIdle_whenResultsArriveThatNothingAskedFor_thenIgnored() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.reduce(&state, .statusChecked(.denied))
+        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        step(&state, .locationResult(Fixtures.warsaw), effects: [])
+        step(&state, .animalsLoaded([]), effects: [])
+        step(&state, .animalsFailed("late"), effects: [])
+    }
+
+    // FR-001 before the screen exists: a status is only remembered.
+    @Test func givenNotAppeared_whenStatusChangesOrRetryTapped_thenOnlyStatusRemembered() {
+        var state = State()
+        step(&state, .statusChanged(.denied), effects: []) { $0.permissionStatus = .denied }
+        step(&state, .retryTapped, effects: [])
+        step(&state, .scenePhaseChanged(.background), effects: []) {
+            $0.scenePhase = .background
+            $0.hasBeenInBackground = true
+        }
+        step(&state, .scenePhaseChanged(.active), effects: []) {
+            $0.scenePhase = .active
+            $0.hasBeenInBackground = false
+        }
+    }
+}
