@@ -1,0 +1,148 @@
+// Declaration-only stand-in for Apple's CoreLocation, used only to type-check the Apple-only files on
+// Linux (scripts/typecheck-apple.sh). Never linked, never built on Apple platforms. Each symbol is
+// transcribed from the documentation page named beside it; only what PetSpot uses is declared.
+//
+// Deviations from the SDK, all forced by Linux having no Objective-C runtime:
+// - `CLLocationManagerDelegate` is `@objc protocol ... : NSObjectProtocol` with `optional`
+//   requirements on Apple. Here it refines `NSObjectProtocol` (swift-corelibs-foundation's, which
+//   refines `AnyObject`) and each optional requirement gets an empty default implementation in an
+//   extension. A conformer's near-miss (wrong label or type) is a "nearly matches defaulted
+//   requirement" warning here, as it is a "nearly matches optional requirement" warning on Apple; the
+//   script turns that warning into a failure.
+// - Imported C enums (`CLAuthorizationStatus`, `CLAccuracyAuthorization`, `CLError.Code`) are Swift
+//   enums here; the module is compiled with library evolution so, as with the SDK's, switches over
+//   them need `@unknown default`. `CLAuthorizationStatus.authorized` (macOS-only alias of
+//   `authorizedAlways`) is left out: a Swift enum cannot repeat a raw value.
+// - Bodies are `fatalError()`: nothing here ever runs.
+
+import Foundation
+
+// https://developer.apple.com/documentation/corelocation/cllocationdegrees
+public typealias CLLocationDegrees = Double
+// https://developer.apple.com/documentation/corelocation/cllocationaccuracy
+public typealias CLLocationAccuracy = Double
+
+// https://developer.apple.com/documentation/corelocation/kcllocationaccuracybest
+public let kCLLocationAccuracyBest: CLLocationAccuracy = -1
+// https://developer.apple.com/documentation/corelocation/kcllocationaccuracynearesttenmeters
+public let kCLLocationAccuracyNearestTenMeters: CLLocationAccuracy = 10
+// https://developer.apple.com/documentation/corelocation/kcllocationaccuracyhundredmeters
+public let kCLLocationAccuracyHundredMeters: CLLocationAccuracy = 100
+// https://developer.apple.com/documentation/corelocation/kcllocationaccuracykilometer
+public let kCLLocationAccuracyKilometer: CLLocationAccuracy = 1000
+// https://developer.apple.com/documentation/corelocation/kcllocationaccuracythreekilometers
+public let kCLLocationAccuracyThreeKilometers: CLLocationAccuracy = 3000
+// https://developer.apple.com/documentation/corelocation/kcllocationaccuracyreduced
+public let kCLLocationAccuracyReduced: CLLocationAccuracy = 3000
+
+// https://developer.apple.com/documentation/corelocation/clauthorizationstatus
+public enum CLAuthorizationStatus: Int32, Sendable {
+    // https://developer.apple.com/documentation/corelocation/clauthorizationstatus/notdetermined
+    case notDetermined = 0
+    // https://developer.apple.com/documentation/corelocation/clauthorizationstatus/restricted
+    case restricted = 1
+    // https://developer.apple.com/documentation/corelocation/clauthorizationstatus/denied
+    case denied = 2
+    // https://developer.apple.com/documentation/corelocation/clauthorizationstatus/authorizedalways
+    case authorizedAlways = 3
+    // https://developer.apple.com/documentation/corelocation/clauthorizationstatus/authorizedwheninuse
+    case authorizedWhenInUse = 4
+}
+
+// https://developer.apple.com/documentation/corelocation/claccuracyauthorization
+public enum CLAccuracyAuthorization: Int, Sendable {
+    // https://developer.apple.com/documentation/corelocation/claccuracyauthorization/fullaccuracy
+    case fullAccuracy = 0
+    // https://developer.apple.com/documentation/corelocation/claccuracyauthorization/reducedaccuracy
+    case reducedAccuracy = 1
+}
+
+// https://developer.apple.com/documentation/corelocation/cllocationcoordinate2d
+public struct CLLocationCoordinate2D: Sendable {
+    // https://developer.apple.com/documentation/corelocation/cllocationcoordinate2d/latitude
+    public var latitude: CLLocationDegrees
+    // https://developer.apple.com/documentation/corelocation/cllocationcoordinate2d/longitude
+    public var longitude: CLLocationDegrees
+    // https://developer.apple.com/documentation/corelocation/cllocationcoordinate2d/init()
+    public init() { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/cllocationcoordinate2d/init(latitude:longitude:)
+    public init(latitude: CLLocationDegrees, longitude: CLLocationDegrees) { fatalError() }
+}
+
+// https://developer.apple.com/documentation/corelocation/cllocation
+open class CLLocation: NSObject, @unchecked Sendable {
+    // https://developer.apple.com/documentation/corelocation/cllocation/coordinate
+    open var coordinate: CLLocationCoordinate2D { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/cllocation/horizontalaccuracy
+    open var horizontalAccuracy: CLLocationAccuracy { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/cllocation/timestamp
+    open var timestamp: Date { fatalError() }
+}
+
+// https://developer.apple.com/documentation/corelocation/clerror-swift.struct
+public struct CLError: Error, Hashable, Sendable {
+    // https://developer.apple.com/documentation/corelocation/clerror-swift.struct/code
+    public enum Code: Int, Sendable {
+        // https://developer.apple.com/documentation/corelocation/clerror-swift.struct/code/locationunknown
+        case locationUnknown = 0
+        // https://developer.apple.com/documentation/corelocation/clerror-swift.struct/code/denied
+        case denied = 1
+        // https://developer.apple.com/documentation/corelocation/clerror-swift.struct/code/network
+        case network = 2
+        // https://developer.apple.com/documentation/corelocation/clerror-swift.struct/code/promptdeclined
+        case promptDeclined = 18
+    }
+    // https://developer.apple.com/documentation/foundation/customnserror (the `code` of a bridged error struct)
+    public var code: Code { fatalError() }
+}
+
+// https://developer.apple.com/documentation/corelocation/cllocationmanager
+open class CLLocationManager: NSObject {
+    // https://developer.apple.com/documentation/objectivec/nsobject/init() (inherited designated initializer)
+    public override init() { fatalError() }
+
+    // https://developer.apple.com/documentation/corelocation/cllocationmanager/delegate
+    weak open var delegate: (any CLLocationManagerDelegate)?
+
+    // https://developer.apple.com/documentation/corelocation/cllocationmanager/authorizationstatus-swift.property
+    open var authorizationStatus: CLAuthorizationStatus { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/cllocationmanager/accuracyauthorization
+    open var accuracyAuthorization: CLAccuracyAuthorization { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/cllocationmanager/location
+    // (`@NSCopying` in the SDK; Swift rejects it on a get-only stand-in.)
+    open var location: CLLocation? { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/cllocationmanager/desiredaccuracy
+    open var desiredAccuracy: CLLocationAccuracy {
+        get { fatalError() }
+        set { fatalError() }
+    }
+
+    // https://developer.apple.com/documentation/corelocation/cllocationmanager/locationservicesenabled()
+    open class func locationServicesEnabled() -> Bool { fatalError() }
+
+    // https://developer.apple.com/documentation/corelocation/cllocationmanager/requestwheninuseauthorization()
+    open func requestWhenInUseAuthorization() { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/cllocationmanager/requestalwaysauthorization()
+    open func requestAlwaysAuthorization() { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/cllocationmanager/requestlocation()
+    open func requestLocation() { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/cllocationmanager/stopupdatinglocation()
+    open func stopUpdatingLocation() { fatalError() }
+}
+
+// https://developer.apple.com/documentation/corelocation/cllocationmanagerdelegate
+public protocol CLLocationManagerDelegate: NSObjectProtocol {
+    // https://developer.apple.com/documentation/corelocation/cllocationmanagerdelegate/locationmanagerdidchangeauthorization(_:)
+    func locationManagerDidChangeAuthorization(_ manager: CLLocationManager)
+    // https://developer.apple.com/documentation/corelocation/cllocationmanagerdelegate/locationmanager(_:didupdatelocations:)
+    func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation])
+    // https://developer.apple.com/documentation/corelocation/cllocationmanagerdelegate/locationmanager(_:didfailwitherror:)
+    func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error)
+}
+
+/// Stands in for `optional`: a conformer may leave any requirement out.
+extension CLLocationManagerDelegate {
+    public func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {}
+    public func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {}
+    public func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {}
+}

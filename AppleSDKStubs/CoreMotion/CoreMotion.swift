@@ -1,0 +1,62 @@
+// Declaration-only stand-in for Apple's CoreMotion, used only to type-check the Apple-only files on
+// Linux (scripts/typecheck-apple.sh). Never linked, never built on Apple platforms. Each symbol is
+// transcribed from the documentation page named beside it; only what PetSpot uses is declared.
+//
+// Deviations from the SDK: Objective-C classes are plain Swift classes over swift-corelibs-foundation's
+// `NSObject`; the imported C enum `CMAuthorizationStatus` is a Swift enum (compiled with library
+// evolution, so switches need `@unknown default` as with the SDK's); bodies are `fatalError()`.
+
+import Foundation
+
+// https://developer.apple.com/documentation/coremotion/cmerrordomain
+public let CMErrorDomain: String = "CMErrorDomain"
+
+// https://developer.apple.com/documentation/coremotion/cmauthorizationstatus
+public enum CMAuthorizationStatus: Int, Sendable {
+    // https://developer.apple.com/documentation/coremotion/cmauthorizationstatus/notdetermined
+    case notDetermined = 0
+    // https://developer.apple.com/documentation/coremotion/cmauthorizationstatus/restricted
+    case restricted = 1
+    // https://developer.apple.com/documentation/coremotion/cmauthorizationstatus/denied
+    case denied = 2
+    // https://developer.apple.com/documentation/coremotion/cmauthorizationstatus/authorized
+    case authorized = 3
+}
+
+// https://developer.apple.com/documentation/coremotion/cmlogitem
+open class CMLogItem: NSObject {
+    // https://developer.apple.com/documentation/coremotion/cmlogitem/timestamp
+    open var timestamp: TimeInterval { fatalError() }
+}
+
+// https://developer.apple.com/documentation/coremotion/cmmotionactivity
+open class CMMotionActivity: CMLogItem {
+    // https://developer.apple.com/documentation/coremotion/cmmotionactivity/startdate
+    open var startDate: Date { fatalError() }
+    // https://developer.apple.com/documentation/coremotion/cmmotionactivity/walking
+    open var walking: Bool { fatalError() }
+    // https://developer.apple.com/documentation/coremotion/cmmotionactivity/automotive
+    open var automotive: Bool { fatalError() }
+}
+
+// https://developer.apple.com/documentation/coremotion/cmmotionactivityqueryhandler
+public typealias CMMotionActivityQueryHandler = ([CMMotionActivity]?, (any Error)?) -> Void
+
+// https://developer.apple.com/documentation/coremotion/cmmotionactivitymanager
+open class CMMotionActivityManager: NSObject {
+    // https://developer.apple.com/documentation/coremotion/cmmotionactivitymanager (init())
+    public override init() { fatalError() }
+    // https://developer.apple.com/documentation/coremotion/cmmotionactivitymanager/isactivityavailable()
+    open class func isActivityAvailable() -> Bool { fatalError() }
+    // https://developer.apple.com/documentation/coremotion/cmmotionactivitymanager/authorizationstatus()
+    open class func authorizationStatus() -> CMAuthorizationStatus { fatalError() }
+    // https://developer.apple.com/documentation/coremotion/cmmotionactivitymanager/queryactivitystarting(from:to:to:withhandler:)
+    open func queryActivityStarting(
+        from start: Date,
+        to end: Date,
+        to queue: OperationQueue,
+        withHandler handler: @escaping CMMotionActivityQueryHandler
+    ) { fatalError() }
+    // https://developer.apple.com/documentation/coremotion/cmmotionactivitymanager/stopactivityupdates()
+    open func stopActivityUpdates() { fatalError() }
+}

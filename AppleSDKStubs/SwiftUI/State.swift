@@ -1,0 +1,108 @@
+// State, bindings and the environment. See View.swift for what this module is.
+
+import Foundation
+import Observation
+
+// https://developer.apple.com/documentation/swiftui/dynamicproperty
+public protocol DynamicProperty {}
+
+// https://developer.apple.com/documentation/swiftui/binding
+@frozen @propertyWrapper @dynamicMemberLookup
+public struct Binding<Value> {
+    // https://developer.apple.com/documentation/swiftui/binding/init(get:set:)
+    public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/binding/constant(_:)
+    public static func constant(_ value: Value) -> Binding<Value> { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/binding/wrappedvalue
+    public var wrappedValue: Value {
+        get { fatalError() }
+        nonmutating set { fatalError() }
+    }
+    // https://developer.apple.com/documentation/swiftui/binding/projectedvalue
+    public var projectedValue: Binding<Value> { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/binding/subscript(dynamicmember:)
+    public subscript<Subject>(dynamicMember keyPath: WritableKeyPath<Value, Subject>) -> Binding<Subject> { fatalError() }
+}
+
+// https://developer.apple.com/documentation/swiftui/state
+@frozen @propertyWrapper
+public struct State<Value>: DynamicProperty {
+    // https://developer.apple.com/documentation/swiftui/state/init(wrappedvalue:)
+    public init(wrappedValue value: Value) { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/state/init(initialvalue:)
+    public init(initialValue value: Value) { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/state/wrappedvalue
+    public var wrappedValue: Value {
+        get { fatalError() }
+        nonmutating set { fatalError() }
+    }
+    // https://developer.apple.com/documentation/swiftui/state/projectedvalue
+    public var projectedValue: Binding<Value> { fatalError() }
+}
+
+extension State where Value: ExpressibleByNilLiteral {
+    // https://developer.apple.com/documentation/swiftui/state/init()
+    public init() { fatalError() }
+}
+
+// https://developer.apple.com/documentation/swiftui/bindable
+@dynamicMemberLookup @propertyWrapper
+public struct Bindable<Value> {
+    // https://developer.apple.com/documentation/swiftui/bindable/wrappedvalue
+    public var wrappedValue: Value {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    // https://developer.apple.com/documentation/swiftui/bindable/projectedvalue
+    public var projectedValue: Bindable<Value> { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/bindable/subscript(dynamicmember:)
+    public subscript<Subject>(
+        dynamicMember keyPath: ReferenceWritableKeyPath<Value, Subject>
+    ) -> Binding<Subject> where Value: AnyObject { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/bindable/init(wrappedvalue:)
+    public init(wrappedValue: Value) where Value: AnyObject, Value: Observable { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/bindable/init(_:)
+    public init(_ wrappedValue: Value) where Value: AnyObject, Value: Observable { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/bindable/init(projectedvalue:)
+    public init(projectedValue: Bindable<Value>) { fatalError() }
+}
+
+// https://developer.apple.com/documentation/swiftui/environment
+@frozen @propertyWrapper
+public struct Environment<Value>: DynamicProperty {
+    // https://developer.apple.com/documentation/swiftui/environment/init(_:)
+    public init(_ keyPath: KeyPath<EnvironmentValues, Value>) { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/environment/wrappedvalue
+    public var wrappedValue: Value { fatalError() }
+}
+
+// https://developer.apple.com/documentation/swiftui/environmentvalues
+public struct EnvironmentValues: CustomStringConvertible {
+    // https://developer.apple.com/documentation/swiftui/environmentvalues/init()
+    public init() { fatalError() }
+    public var description: String { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/environmentvalues/scenephase
+    public var scenePhase: ScenePhase {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    // https://developer.apple.com/documentation/swiftui/environmentvalues/dismiss
+    public var dismiss: DismissAction { fatalError() }
+}
+
+// https://developer.apple.com/documentation/swiftui/scenephase
+public enum ScenePhase: Comparable, Hashable, Sendable {
+    // https://developer.apple.com/documentation/swiftui/scenephase/background
+    case background
+    // https://developer.apple.com/documentation/swiftui/scenephase/inactive
+    case inactive
+    // https://developer.apple.com/documentation/swiftui/scenephase/active
+    case active
+}
+
+// https://developer.apple.com/documentation/swiftui/dismissaction
+@MainActor @preconcurrency
+public struct DismissAction {
+    // https://developer.apple.com/documentation/swiftui/dismissaction/callasfunction()
+    public func callAsFunction() { fatalError() }
+}

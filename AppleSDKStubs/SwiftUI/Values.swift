@@ -1,0 +1,161 @@
+// Value types of layout and styling. See View.swift for what this module is.
+
+import Foundation
+
+// https://developer.apple.com/documentation/swiftui/horizontalalignment
+@frozen public struct HorizontalAlignment: Equatable, Sendable {
+    // https://developer.apple.com/documentation/swiftui/horizontalalignment/leading
+    public static let leading = HorizontalAlignment()
+    // https://developer.apple.com/documentation/swiftui/horizontalalignment/center
+    public static let center = HorizontalAlignment()
+    // https://developer.apple.com/documentation/swiftui/horizontalalignment/trailing
+    public static let trailing = HorizontalAlignment()
+    private init() {}
+}
+
+// https://developer.apple.com/documentation/swiftui/verticalalignment
+@frozen public struct VerticalAlignment: Equatable, Sendable {
+    // https://developer.apple.com/documentation/swiftui/verticalalignment/top
+    public static let top = VerticalAlignment()
+    // https://developer.apple.com/documentation/swiftui/verticalalignment/center
+    public static let center = VerticalAlignment()
+    // https://developer.apple.com/documentation/swiftui/verticalalignment/bottom
+    public static let bottom = VerticalAlignment()
+    // https://developer.apple.com/documentation/swiftui/verticalalignment/firsttextbaseline
+    public static let firstTextBaseline = VerticalAlignment()
+    private init() {}
+}
+
+// https://developer.apple.com/documentation/swiftui/alignment
+@frozen public struct Alignment: Equatable, Sendable {
+    // https://developer.apple.com/documentation/swiftui/alignment/init(horizontal:vertical:)
+    public init(horizontal: HorizontalAlignment, vertical: VerticalAlignment) { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/alignment/center
+    public static let center = Alignment(horizontal: .center, vertical: .center)
+    // https://developer.apple.com/documentation/swiftui/alignment/leading
+    public static let leading = Alignment(horizontal: .leading, vertical: .center)
+    // https://developer.apple.com/documentation/swiftui/alignment/trailing
+    public static let trailing = Alignment(horizontal: .trailing, vertical: .center)
+    // https://developer.apple.com/documentation/swiftui/alignment/top
+    public static let top = Alignment(horizontal: .center, vertical: .top)
+    // https://developer.apple.com/documentation/swiftui/alignment/topleading
+    public static let topLeading = Alignment(horizontal: .leading, vertical: .top)
+}
+
+// https://developer.apple.com/documentation/swiftui/textalignment
+public enum TextAlignment: Hashable, CaseIterable, Sendable {
+    case leading
+    case center
+    case trailing
+}
+
+// https://developer.apple.com/documentation/swiftui/edge
+@frozen public enum Edge: Int8, CaseIterable, Sendable {
+    case top, leading, bottom, trailing
+
+    // https://developer.apple.com/documentation/swiftui/edge/set
+    @frozen public struct Set: OptionSet, Sendable {
+        public let rawValue: Int8
+        public init(rawValue: Int8) { self.rawValue = rawValue }
+        public static let top = Set(rawValue: 1 << 0)
+        public static let leading = Set(rawValue: 1 << 1)
+        public static let bottom = Set(rawValue: 1 << 2)
+        public static let trailing = Set(rawValue: 1 << 3)
+        public static let all: Set = [.top, .leading, .bottom, .trailing]
+        public static let horizontal: Set = [.leading, .trailing]
+        public static let vertical: Set = [.top, .bottom]
+    }
+}
+
+// https://developer.apple.com/documentation/swiftui/axis
+@frozen public enum Axis: Int8, CaseIterable, Sendable {
+    case horizontal, vertical
+
+    // https://developer.apple.com/documentation/swiftui/axis/set
+    @frozen public struct Set: OptionSet, Sendable {
+        public let rawValue: Int8
+        public init(rawValue: Int8) { self.rawValue = rawValue }
+        public static let horizontal = Set(rawValue: 1 << 0)
+        public static let vertical = Set(rawValue: 1 << 1)
+    }
+}
+
+// https://developer.apple.com/documentation/swiftui/font
+@frozen public struct Font: Hashable, Sendable {
+    // https://developer.apple.com/documentation/swiftui/font/largetitle
+    public static let largeTitle = Font()
+    // https://developer.apple.com/documentation/swiftui/font/title
+    public static let title = Font()
+    // https://developer.apple.com/documentation/swiftui/font/title2
+    public static let title2 = Font()
+    // https://developer.apple.com/documentation/swiftui/font/title3
+    public static let title3 = Font()
+    // https://developer.apple.com/documentation/swiftui/font/headline
+    public static let headline = Font()
+    // https://developer.apple.com/documentation/swiftui/font/subheadline
+    public static let subheadline = Font()
+    // https://developer.apple.com/documentation/swiftui/font/body
+    public static let body = Font()
+    // https://developer.apple.com/documentation/swiftui/font/callout
+    public static let callout = Font()
+    // https://developer.apple.com/documentation/swiftui/font/footnote
+    public static let footnote = Font()
+    // https://developer.apple.com/documentation/swiftui/font/caption
+    public static let caption = Font()
+    private init() {}
+}
+
+// https://developer.apple.com/documentation/swiftui/shapestyle
+public protocol ShapeStyle: Sendable {}
+
+// https://developer.apple.com/documentation/swiftui/hierarchicalshapestyle
+@frozen public struct HierarchicalShapeStyle: ShapeStyle {
+    // https://developer.apple.com/documentation/swiftui/hierarchicalshapestyle/primary
+    public static let primary = HierarchicalShapeStyle()
+    // https://developer.apple.com/documentation/swiftui/hierarchicalshapestyle/secondary
+    public static let secondary = HierarchicalShapeStyle()
+    // https://developer.apple.com/documentation/swiftui/hierarchicalshapestyle/tertiary
+    public static let tertiary = HierarchicalShapeStyle()
+    private init() {}
+}
+
+extension ShapeStyle where Self == HierarchicalShapeStyle {
+    // https://developer.apple.com/documentation/swiftui/shapestyle/primary
+    public static var primary: HierarchicalShapeStyle { .primary }
+    // https://developer.apple.com/documentation/swiftui/shapestyle/secondary
+    public static var secondary: HierarchicalShapeStyle { .secondary }
+    // https://developer.apple.com/documentation/swiftui/shapestyle/tertiary
+    public static var tertiary: HierarchicalShapeStyle { .tertiary }
+}
+
+// https://developer.apple.com/documentation/swiftui/color
+@frozen nonisolated public struct Color: Hashable, ShapeStyle, View {
+    public typealias Body = Never
+    public var body: Never { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/color/red
+    public static let red = Color()
+    // https://developer.apple.com/documentation/swiftui/color/orange
+    public static let orange = Color()
+    // https://developer.apple.com/documentation/swiftui/color/green
+    public static let green = Color()
+    // https://developer.apple.com/documentation/swiftui/color/blue
+    public static let blue = Color()
+    // https://developer.apple.com/documentation/swiftui/color/gray
+    public static let gray = Color()
+    // https://developer.apple.com/documentation/swiftui/color/accentcolor
+    public static let accentColor = Color()
+    private init() {}
+}
+
+extension ShapeStyle where Self == Color {
+    // https://developer.apple.com/documentation/swiftui/shapestyle/red
+    public static var red: Color { .red }
+    // https://developer.apple.com/documentation/swiftui/shapestyle/orange
+    public static var orange: Color { .orange }
+    // https://developer.apple.com/documentation/swiftui/shapestyle/green
+    public static var green: Color { .green }
+    // https://developer.apple.com/documentation/swiftui/shapestyle/blue
+    public static var blue: Color { .blue }
+    // https://developer.apple.com/documentation/swiftui/shapestyle/gray
+    public static var gray: Color { .gray }
+}

@@ -1,0 +1,254 @@
+// Built-in views and the value types their initializers take. See View.swift for what this module is.
+
+import Foundation
+
+// https://developer.apple.com/documentation/swiftui/localizedstringkey
+@frozen public struct LocalizedStringKey: Equatable, ExpressibleByStringInterpolation, Sendable {
+    // https://developer.apple.com/documentation/swiftui/localizedstringkey/init(_:)
+    public init(_ value: String) { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/localizedstringkey/init(stringliteral:)
+    public init(stringLiteral value: String) { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/localizedstringkey/init(stringinterpolation:)
+    public init(stringInterpolation: DefaultStringInterpolation) { fatalError() }
+}
+
+// https://developer.apple.com/documentation/swiftui/text
+@frozen nonisolated public struct Text: View, Equatable, Sendable {
+    public typealias Body = Never
+    // https://developer.apple.com/documentation/swiftui/text/init(_:)-9d1g4
+    public init<S: StringProtocol>(_ content: S) { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/text/init(_:tablename:bundle:comment:)
+    public init(_ key: LocalizedStringKey, tableName: String? = nil, bundle: Bundle? = nil, comment: StaticString? = nil) {
+        fatalError()
+    }
+    // https://developer.apple.com/documentation/swiftui/text/init(verbatim:)
+    public init(verbatim content: String) { fatalError() }
+    public var body: Never { fatalError() }
+    public static func == (lhs: Text, rhs: Text) -> Bool { fatalError() }
+}
+
+// https://developer.apple.com/documentation/swiftui/image
+@frozen nonisolated public struct Image: View, Equatable, Sendable {
+    public typealias Body = Never
+    // https://developer.apple.com/documentation/swiftui/image/init(systemname:)
+    public init(systemName: String) { fatalError() }
+    public var body: Never { fatalError() }
+    public static func == (lhs: Image, rhs: Image) -> Bool { fatalError() }
+}
+
+// https://developer.apple.com/documentation/swiftui/label
+nonisolated public struct Label<Title: View, Icon: View>: View {
+    public typealias Body = Never
+    public var body: Never { fatalError() }
+}
+
+extension Label where Title == Text, Icon == Image {
+    // https://developer.apple.com/documentation/swiftui/label/init(_:systemimage:)
+    nonisolated public init<S: StringProtocol>(_ title: S, systemImage name: String) { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/label/init(_:systemimage:)
+    nonisolated public init(_ titleKey: LocalizedStringKey, systemImage name: String) { fatalError() }
+}
+
+// https://developer.apple.com/documentation/swiftui/buttonrole
+public struct ButtonRole: Equatable, Sendable {
+    // https://developer.apple.com/documentation/swiftui/buttonrole/cancel
+    public static let cancel = ButtonRole()
+    // https://developer.apple.com/documentation/swiftui/buttonrole/destructive
+    public static let destructive = ButtonRole()
+    private init() {}
+}
+
+// https://developer.apple.com/documentation/swiftui/button
+nonisolated public struct Button<Label: View>: View {
+    public typealias Body = Never
+    // https://developer.apple.com/documentation/swiftui/button/init(action:label:)
+    @preconcurrency public init(action: @escaping @MainActor () -> Void, @ViewBuilder label: () -> Label) { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/button/init(role:action:label:)
+    @preconcurrency public init(
+        role: ButtonRole?,
+        action: @escaping @MainActor () -> Void,
+        @ViewBuilder label: () -> Label
+    ) { fatalError() }
+    public var body: Never { fatalError() }
+}
+
+extension Button where Label == Text {
+    // https://developer.apple.com/documentation/swiftui/button/init(_:action:)-lpm7
+    @preconcurrency nonisolated public init<S: StringProtocol>(_ title: S, action: @escaping @MainActor () -> Void) {
+        fatalError()
+    }
+    // https://developer.apple.com/documentation/swiftui/button/init(_:action:)-1asy
+    @preconcurrency nonisolated public init(_ titleKey: LocalizedStringKey, action: @escaping @MainActor () -> Void) {
+        fatalError()
+    }
+    // https://developer.apple.com/documentation/swiftui/button/init(_:role:action:)
+    @preconcurrency nonisolated public init<S: StringProtocol>(
+        _ title: S,
+        role: ButtonRole?,
+        action: @escaping @MainActor () -> Void
+    ) { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/button/init(_:role:action:)
+    @preconcurrency nonisolated public init(
+        _ titleKey: LocalizedStringKey,
+        role: ButtonRole?,
+        action: @escaping @MainActor () -> Void
+    ) { fatalError() }
+}
+
+// https://developer.apple.com/documentation/swiftui/progressview
+nonisolated public struct ProgressView<Label: View, CurrentValueLabel: View>: View {
+    public typealias Body = Never
+    public var body: Never { fatalError() }
+}
+
+extension ProgressView where Label == EmptyView, CurrentValueLabel == EmptyView {
+    // https://developer.apple.com/documentation/swiftui/progressview/init()
+    nonisolated public init() { fatalError() }
+}
+
+extension ProgressView where Label == Text, CurrentValueLabel == EmptyView {
+    // https://developer.apple.com/documentation/swiftui/progressview/init(_:)
+    nonisolated public init<S: StringProtocol>(_ title: S) { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/progressview/init(_:)
+    nonisolated public init(_ titleKey: LocalizedStringKey) { fatalError() }
+}
+
+// https://developer.apple.com/documentation/swiftui/foreach
+nonisolated public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content> {}
+
+extension ForEach: View where Content: View {
+    public typealias Body = Never
+    nonisolated public var body: Never { fatalError() }
+}
+
+extension ForEach where ID == Data.Element.ID, Content: View, Data.Element: Identifiable {
+    // https://developer.apple.com/documentation/swiftui/foreach/init(_:content:)
+    nonisolated public init(_ data: Data, @ViewBuilder content: @escaping (Data.Element) -> Content) { fatalError() }
+}
+
+extension ForEach where Content: View {
+    // https://developer.apple.com/documentation/swiftui/foreach/init(_:id:content:)
+    nonisolated public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content) {
+        fatalError()
+    }
+}
+
+// https://developer.apple.com/documentation/swiftui/list
+nonisolated public struct List<SelectionValue: Hashable, Content: View>: View {
+    public typealias Body = Never
+    public var body: Never { fatalError() }
+}
+
+extension List where SelectionValue == Never {
+    // https://developer.apple.com/documentation/swiftui/list/init(content:)
+    nonisolated public init(@ViewBuilder content: () -> Content) { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/list/init(_:rowcontent:)-3vn6i
+    nonisolated public init<Data, RowContent>(
+        _ data: Data,
+        @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent
+    ) where Content == ForEach<Data, Data.Element.ID, RowContent>, Data: RandomAccessCollection, RowContent: View,
+        Data.Element: Identifiable { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/list/init(_:id:rowcontent:)-4s0aj
+    nonisolated public init<Data, ID, RowContent>(
+        _ data: Data,
+        id: KeyPath<Data.Element, ID>,
+        @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent
+    ) where Content == ForEach<Data, ID, RowContent>, Data: RandomAccessCollection, ID: Hashable, RowContent: View {
+        fatalError()
+    }
+}
+
+// https://developer.apple.com/documentation/swiftui/section
+nonisolated public struct Section<Parent, Content, Footer> {}
+
+extension Section: View where Parent: View, Content: View, Footer: View {
+    public typealias Body = Never
+    nonisolated public var body: Never { fatalError() }
+}
+
+extension Section where Parent: View, Content: View, Footer: View {
+    // https://developer.apple.com/documentation/swiftui/section/init(content:header:footer:)
+    nonisolated public init(
+        @ViewBuilder content: () -> Content,
+        @ViewBuilder header: () -> Parent,
+        @ViewBuilder footer: () -> Footer
+    ) { fatalError() }
+}
+
+extension Section where Parent == EmptyView, Content: View, Footer == EmptyView {
+    // https://developer.apple.com/documentation/swiftui/section/init(content:)
+    nonisolated public init(@ViewBuilder content: () -> Content) { fatalError() }
+}
+
+extension Section where Parent: View, Content: View, Footer == EmptyView {
+    // https://developer.apple.com/documentation/swiftui/section/init(content:header:)
+    nonisolated public init(@ViewBuilder content: () -> Content, @ViewBuilder header: () -> Parent) { fatalError() }
+}
+
+extension Section where Parent == EmptyView, Content: View, Footer: View {
+    // https://developer.apple.com/documentation/swiftui/section/init(content:footer:)
+    nonisolated public init(@ViewBuilder content: () -> Content, @ViewBuilder footer: () -> Footer) { fatalError() }
+}
+
+extension Section where Parent == Text, Content: View, Footer == EmptyView {
+    // https://developer.apple.com/documentation/swiftui/section/init(_:content:)
+    nonisolated public init<S: StringProtocol>(_ title: S, @ViewBuilder content: () -> Content) { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/section/init(_:content:)
+    nonisolated public init(_ titleKey: LocalizedStringKey, @ViewBuilder content: () -> Content) { fatalError() }
+}
+
+// https://developer.apple.com/documentation/swiftui/vstack
+@frozen nonisolated public struct VStack<Content: View>: View {
+    public typealias Body = Never
+    // https://developer.apple.com/documentation/swiftui/vstack/init(alignment:spacing:content:)
+    public init(alignment: HorizontalAlignment = .center, spacing: CGFloat? = nil, @ViewBuilder content: () -> Content) {
+        fatalError()
+    }
+    public var body: Never { fatalError() }
+}
+
+// https://developer.apple.com/documentation/swiftui/hstack
+@frozen nonisolated public struct HStack<Content: View>: View {
+    public typealias Body = Never
+    // https://developer.apple.com/documentation/swiftui/hstack/init(alignment:spacing:content:)
+    public init(alignment: VerticalAlignment = .center, spacing: CGFloat? = nil, @ViewBuilder content: () -> Content) {
+        fatalError()
+    }
+    public var body: Never { fatalError() }
+}
+
+// https://developer.apple.com/documentation/swiftui/spacer
+@frozen nonisolated public struct Spacer: View {
+    public typealias Body = Never
+    // https://developer.apple.com/documentation/swiftui/spacer/init(minlength:)
+    public init(minLength: CGFloat? = nil) { fatalError() }
+    public var body: Never { fatalError() }
+}
+
+// https://developer.apple.com/documentation/swiftui/scrollview
+nonisolated public struct ScrollView<Content: View>: View {
+    public typealias Body = Never
+    // https://developer.apple.com/documentation/swiftui/scrollview/init(_:showsindicators:content:)
+    public init(_ axes: Axis.Set = .vertical, showsIndicators: Bool = true, @ViewBuilder content: () -> Content) {
+        fatalError()
+    }
+    public var body: Never { fatalError() }
+}
+
+// https://developer.apple.com/documentation/swiftui/navigationpath
+public struct NavigationPath: Equatable {
+    // https://developer.apple.com/documentation/swiftui/navigationpath/init()
+    public init() { fatalError() }
+}
+
+// https://developer.apple.com/documentation/swiftui/navigationstack
+@MainActor @preconcurrency
+public struct NavigationStack<Data, Root: View>: View {
+    public typealias Body = Never
+    public var body: Never { fatalError() }
+}
+
+extension NavigationStack where Data == NavigationPath {
+    // https://developer.apple.com/documentation/swiftui/navigationstack/init(root:)
+    @MainActor @preconcurrency public init(@ViewBuilder root: () -> Root) { fatalError() }
+}
