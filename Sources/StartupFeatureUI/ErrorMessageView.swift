@@ -5,7 +5,7 @@
     /// A failed query's message with Retry.
     struct ErrorMessageView: View {
         let message: String
-        let retry: () -> Void
+        let retry: @MainActor () -> Void
 
         var body: some View {
             VStack(spacing: 8) {
