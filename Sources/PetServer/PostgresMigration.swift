@@ -1,0 +1,106 @@
+import Logging
+import PostgresNIO
+
+/// Checks a PostgreSQL database before ``PostgresPetStore`` uses it and brings its schema up to date.
+///
+/// Runs on one plain connection (not the pool), so an unreachable server or a refused login fails at
+/// once with a clear error instead of leaving requests waiting. Several replicas may start together:
+/// an advisory lock makes them migrate one after another, and each step runs once.
+enum PostgresMigration {
+    /// Numbered schema steps; a step never changes once released, new ones are appended.
+    static func steps(schema: String) -> [(version: Int, name: String, sql: [String])] {
+        let table = "\"\(schema)\".pet"
+        return [
+            (1, "pets with a geography location, a GiST index and a newest-first index", [
+                """
+                CREATE TABLE \(table) (
+                    id text COLLATE "C" PRIMARY KEY,
+                    name text NOT NULL,
+                    species text NOT NULL,
+                    breed text NOT NULL,
+                    sex text NOT NULL,
+                    age_months integer NOT NULL,
+                    description text NOT NULL,
+                    photo_url text,
+                    shelter_name text NOT NULL,
+                    shelter_city text NOT NULL,
+                    lat double precision NOT NULL,
+                    lon double precision NOT NULL,
+                    published_at double precision NOT NULL,
+                    location geography(Point, 4326) NOT NULL
+                        GENERATED ALWAYS AS (ST_SetSRID(ST_MakePoint(lon, lat), 4326)::geography) STORED
+                )
+                """,
+                "CREATE INDEX pet_location ON \(table) USING gist (location)",
+                "CREATE INDEX pet_newest ON \(table) (published_at DESC, id)",
+            ]),
+        ]
+    }
+
+    /// An arbitrary constant shared by every PetSpot replica: the key of the migration lock.
+    static let lockKey: Int64 = 0x5045_5453_504F_5431
+
+    static func run(_ configuration: PostgresPetStore.Configuration, logger: Logger) async throws {
+        let url = configuration.displayURL
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(
+                configuration: try configuration.connectionConfiguration(), id: 1, logger: logger
+            )
+        } catch {
+            throw PostgresPetStoreError.connecting(error, url: url)
+        }
+        do {
+            try await enablePostGIS(on: connection, url: url, logger: logger)
+            do {
+                try await PostgresPetStore.transaction(on: connection, logger: logger) {
+                    try await migrate(on: connection, schema: configuration.schema, logger: logger)
+                }
+            } catch {
+                throw PostgresPetStoreError.migrationFailed(url: url, reason: PostgresPetStoreError.reason(error))
+            }
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try? await connection.close()
+    }
+
+    private static func enablePostGIS(on connection: PostgresConnection, url: String, logger: Logger) async throws {
+        let installed = try await connection.query(
+            "SELECT count(*) FROM pg_extension WHERE extname = 'postgis'", logger: logger
+        ).collect().first?.decode(Int.self) ?? 0
+        guard installed == 0 else { return }
+        do {
+            try await PostgresPetStore.transaction(on: connection, logger: logger) {
+                try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+                try await connection.query("CREATE EXTENSION IF NOT EXISTS postgis", logger: logger)
+            }
+        } catch {
+            throw PostgresPetStoreError.postGISMissing(url: url, reason: PostgresPetStoreError.reason(error))
+        }
+    }
+
+    private static func migrate(on connection: PostgresConnection, schema: String, logger: Logger) async throws {
+        try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+        try await connection.query(#"CREATE SCHEMA IF NOT EXISTS "\#(unescaped: schema)""#, logger: logger)
+        let history = "\"\(schema)\".petspot_migration"
+        try await connection.query("""
+            CREATE TABLE IF NOT EXISTS \(unescaped: history) (
+                version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())
+            """, logger: logger)
+        var applied = Set<Int>()
+        for try await version in try await connection.query("SELECT version FROM \(unescaped: history)", logger: logger).decode(Int.self) {
+            applied.insert(version)
+        }
+        for step in steps(schema: schema) where !applied.contains(step.version) {
+            for statement in step.sql {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
+            try await connection.query(
+                "INSERT INTO \(unescaped: history) (version, name) VALUES (\(step.version), \(step.name))", logger: logger
+            )
+            logger.notice("migrated the pets database", metadata: ["version": "\(step.version)", "step": "\(step.name)"])
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import Logging
+import PetAPI
+import PetSpotDomain
+import PostgresNIO
+
+/// The ``PetStore`` for deployments that outgrow one machine: PostgreSQL with PostGIS through a pool of
+/// postgres-nio connections, so any number of stateless API replicas can share one database.
+///
+/// Locations live in a `geography(Point, 4326)` column with a GiST index. A nearby query lets the index
+/// find candidates (`ST_DWithin`, a hair wider than the radius) and order them (the KNN operator `<->`,
+/// PostGIS's sphere distance); the exact radius test, the distances reported and the order of ties use
+/// the same haversine (``GreatCircle``) as ``SQLitePetStore``, so both stores give identical answers.
+///
+/// Open with ``open(_:logger:)`` (checks the server and PostGIS, migrates) and call ``shutdown()`` when
+/// done; the pool runs in a task of its own until then.
+public struct PostgresPetStore: PetStore {
+    public let configuration: Configuration
+    let client: PostgresClient
+    let logger: Logger
+    private let runner: Task<Void, Never>
+
+    /// The schema-qualified table of pets.
+    var table: String { "\"\(configuration.schema)\".pet" }
+
+    static let columns =
+        "id, name, species, breed, sex, age_months, description, photo_url, shelter_name, shelter_city, lat, lon, published_at"
+
+    private init(configuration: Configuration, client: PostgresClient, logger: Logger, runner: Task<Void, Never>) {
+        self.configuration = configuration
+        self.client = client
+        self.logger = logger
+        self.runner = runner
+    }
+
+    /// Connects once to check the server and PostGIS, creates or upgrades the table, then starts the pool.
+    /// - Throws: ``PostgresPetStoreError`` saying whether the server is unreachable, refused the session,
+    ///   lacks PostGIS, or the migration failed.
+    public static func open(
+        _ configuration: Configuration,
+        logger: Logger = Logger(label: "PetServer.Postgres")
+    ) async throws -> PostgresPetStore {
+        var quiet = logger
+        // postgres-nio logs query bindings (which may be someone's coordinates) below this level.
+        quiet.logLevel = max(logger.logLevel, .notice)
+        try await PostgresMigration.run(configuration, logger: quiet)
+        let client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: quiet)
+        let runner = Task { await client.run() }
+        return PostgresPetStore(configuration: configuration, client: client, logger: quiet, runner: runner)
+    }
+
+    /// Closes the pool. The store answers nothing afterwards.
+    public func shutdown() async {
+        runner.cancel()
+        await runner.value
+    }
+
+    public func count() async throws -> Int {
+        try await withConnection { connection in
+            let rows = try await connection.query("SELECT count(*) FROM \(unescaped: table)", logger: logger)
+            for try await total in rows.decode(Int.self) { return total }
+            return 0
+        }
+    }
+
+    public func animal(id: String) async throws -> Animal? {
+        try await withConnection { connection in
+            let rows = try await connection.query(
+                "SELECT \(unescaped: Self.columns) FROM \(unescaped: table) WHERE id = \(id)", logger: logger
+            )
+            for try await row in rows { return try Self.animal(from: row, distanceKm: nil) }
+            return nil
+        }
+    }
+
+    public func animals(matching query: PetQuery) async throws -> PetPage {
+        try await withConnection { connection in
+            // One snapshot for the count and the page, as SQLite's read transaction gives.
+            try await Self.transaction(on: connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger) {
+                if let center = query.center {
+                    try await nearby(on: connection, center: center, query: query)
+                } else {
+                    try await newest(on: connection, query: query)
+                }
+            }
+        }
+    }
+
+    private func newest(on connection: PostgresConnection, query: PetQuery) async throws -> PetPage {
+        var total = 0
+        for try await count in try await connection.query("SELECT count(*) FROM \(unescaped: table)", logger: logger).decode(Int.self) {
+            total = count
+        }
+        guard query.offset < total else { return PetPage(animals: [], totalCount: total) }
+        let rows = try await connection.query("""
+            SELECT \(unescaped: Self.columns) FROM \(unescaped: table)
+            ORDER BY published_at DESC, id LIMIT \(query.limit) OFFSET \(query.offset)
+            """, logger: logger)
+        var animals: [Animal] = []
+        for try await row in rows { animals.append(try Self.animal(from: row, distanceKm: nil)) }
+        return PetPage(animals: animals, totalCount: total)
+    }
+
+    /// Runs `body` on a pooled connection. Fails with ``PostgresPetStoreError/timedOut(url:after:)`` when
+    /// it takes longer than the operation timeout, or with `timeoutAfterLease: false` (bulk loads) only
+    /// when no connection could be had in time: postgres-nio's pool would wait for the server forever.
+    /// Statements are bounded by the server's `statement_timeout` either way.
+    func withConnection<Result: Sendable>(
+        timeoutAfterLease: Bool = true,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        let timeout = configuration.operationTimeout
+        let url = configuration.displayURL
+        let lease = LeaseSignal()
+        return try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask { [client] in
+                try await client.withConnection { connection in
+                    await lease.markLeased()
+                    return try await body(connection)
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                let leased = await lease.isLeased
+                if timeoutAfterLease || !leased {
+                    throw PostgresPetStoreError.timedOut(url: url, after: timeout)
+                }
+                return nil
+            }
+            defer { group.cancelAll() }
+            while let next = try await group.next() {
+                if let result = next { return result }
+            }
+            throw CancellationError()
+        }
+    }
+
+    /// Runs `body` between `begin` and `COMMIT`, rolling back when it throws; rethrows `body`'s own error.
+    static func transaction<Result>(
+        on connection: PostgresConnection,
+        begin: String = "BEGIN",
+        logger: Logger,
+        _ body: () async throws -> Result
+    ) async throws -> Result {
+        try await connection.query(PostgresQuery(unsafeSQL: begin), logger: logger)
+        do {
+            let result = try await body()
+            try await connection.query("COMMIT", logger: logger)
+            return result
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+
+    /// Reads an animal from a row of ``columns`` (in that order).
+    static func animal(from row: PostgresRow, distanceKm: Double?) throws -> Animal {
+        let (id, name, species, breed, sex, ageMonths, description, photo, shelterName, shelterCity, lat, lon, published) =
+            try row.decode((String, String, String, String, String, Int, String, String?, String, String, Double, Double, Double).self)
+        guard let species = Animal.Species(rawValue: species) else { throw PetStoreError.corruptRow(id: id, field: "species") }
+        guard let sex = Animal.Sex(rawValue: sex) else { throw PetStoreError.corruptRow(id: id, field: "sex") }
+        guard let location = try? GeoCoordinate(latitude: lat, longitude: lon) else {
+            throw PetStoreError.corruptRow(id: id, field: "location")
+        }
+        return Animal(
+            id: id, name: name, species: species, breed: breed, sex: sex, ageMonths: ageMonths,
+            description: description, photoURL: photo.flatMap(URL.init(string:)),
+            shelter: Animal.Shelter(name: shelterName, city: shelterCity), location: location,
+            publishedAt: Date(timeIntervalSince1970: published), distanceKm: distanceKm
+        )
+    }
+}
+
+/// Whether an operation has got its connection yet.
+private actor LeaseSignal {
+    private(set) var isLeased = false
+
+    func markLeased() {
+        isLeased = true
+    }
+}

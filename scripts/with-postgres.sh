@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Runs a command against a throwaway PostgreSQL + PostGIS cluster:
+#
+#     scripts/with-postgres.sh swift test
+#
+# Creates a cluster with initdb in a temporary directory, starts it on a free port on 127.0.0.1 only
+# (its unix socket stays inside that directory), creates the database `petspot` with PostGIS, exports
+# PETSPOT_POSTGRES_URL=postgres://petspot:<random password>@127.0.0.1:<port>/petspot, runs the command,
+# then stops the cluster and deletes the directory, also when the command fails or is interrupted.
+# Exits with the command's status.
+#
+# Installs nothing. Needs PostgreSQL's server binaries and PostGIS (Debian: postgresql-15 and
+# postgresql-15-postgis-3). PG_BINDIR picks the binaries; otherwise the newest
+# /usr/lib/postgresql/*/bin is used. PostgreSQL refuses to run as root: as root, the cluster runs as
+# the `postgres` user (or PG_USER).
+set -uo pipefail
+
+fail() { echo "with-postgres: $*" >&2; exit 2; }
+
+(($# > 0)) || fail "usage: $0 COMMAND [ARGUMENT...]"
+
+bindir="${PG_BINDIR:-}"
+if [[ -z "$bindir" ]]; then
+    for candidate in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r); do
+        if [[ -x "$candidate/initdb" ]]; then bindir="$candidate"; break; fi
+    done
+fi
+[[ -n "$bindir" ]] || fail "PostgreSQL server binaries not found (install postgresql-15, or set PG_BINDIR)"
+for binary in initdb pg_ctl psql pg_config; do
+    [[ -x "$bindir/$binary" ]] || fail "$bindir/$binary is missing (install postgresql-15)"
+done
+sharedir="$("$bindir/pg_config" --sharedir)"
+[[ -f "$sharedir/extension/postgis.control" ]] \
+    || fail "PostGIS is not installed for $("$bindir/pg_config" --version) (install postgresql-15-postgis-3)"
+
+# PostgreSQL will not run as root.
+as_owner=()
+if [[ "$(id -u)" == 0 ]]; then
+    owner="${PG_USER:-postgres}"
+    id -u "$owner" >/dev/null 2>&1 || fail "running as root needs the user '$owner' to own the cluster (set PG_USER)"
+    as_owner=(runuser -u "$owner" --)
+fi
+
+workdir="$(mktemp -d "${TMPDIR:-/tmp}/petspot-postgres.XXXXXX")" || fail "cannot create a temporary directory"
+cluster_started=0
+cleanup() {
+    if ((cluster_started)); then
+        "${as_owner[@]}" "$bindir/pg_ctl" -D "$workdir/data" -m fast -w stop >/dev/null 2>&1 \
+            || "${as_owner[@]}" "$bindir/pg_ctl" -D "$workdir/data" -m immediate -w stop >/dev/null 2>&1
+    fi
+    rm -rf "$workdir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+mkdir -p "$workdir/socket"
+chmod 700 "$workdir" "$workdir/socket"
+if ((${#as_owner[@]})); then chown -R "$owner" "$workdir"; fi
+
+password="$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+printf '%s\n' "$password" > "$workdir/password"
+chmod 600 "$workdir/password"
+if ((${#as_owner[@]})); then chown "$owner" "$workdir/password"; fi
+
+# Unix-socket connections (inside the private directory) are trusted; TCP needs the password.
+"${as_owner[@]}" "$bindir/initdb" -D "$workdir/data" -U petspot --pwfile="$workdir/password" \
+    --auth-local=trust --auth-host=scram-sha-256 --encoding=UTF8 --locale=C.UTF-8 \
+    >"$workdir/initdb.log" 2>&1 || { cat "$workdir/initdb.log" >&2; fail "initdb failed"; }
+rm -f "$workdir/password"
+
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+port=""
+for _ in $(seq 1 20); do
+    candidate=$((20000 + RANDOM % 40000))
+    port_in_use "$candidate" && continue
+    # A throwaway cluster: durability settings off for speed.
+    if "${as_owner[@]}" "$bindir/pg_ctl" -D "$workdir/data" -l "$workdir/server.log" -w -t 60 start \
+        -o "-c listen_addresses=127.0.0.1 -c port=$candidate -c unix_socket_directories=$workdir/socket \
+            -c fsync=off -c synchronous_commit=off -c full_page_writes=off" >/dev/null 2>&1; then
+        port="$candidate"
+        cluster_started=1
+        break
+    fi
+    grep -q "could not bind" "$workdir/server.log" 2>/dev/null \
+        || { cat "$workdir/server.log" >&2 2>/dev/null; fail "the PostgreSQL server did not start"; }
+done
+[[ -n "$port" ]] || fail "no free port found for PostgreSQL"
+
+"${as_owner[@]}" "$bindir/psql" -h "$workdir/socket" -p "$port" -U petspot -d postgres -v ON_ERROR_STOP=1 -q \
+    -c "CREATE DATABASE petspot" >/dev/null || fail "cannot create the database"
+"${as_owner[@]}" "$bindir/psql" -h "$workdir/socket" -p "$port" -U petspot -d petspot -v ON_ERROR_STOP=1 -q \
+    -c "CREATE EXTENSION postgis" >/dev/null || fail "cannot create the PostGIS extension"
+
+export PETSPOT_POSTGRES_URL="postgres://petspot:$password@127.0.0.1:$port/petspot"
+echo "with-postgres: PostgreSQL $("$bindir/pg_config" --version | awk '{print $2}') with PostGIS on 127.0.0.1:$port (throwaway)" >&2
+
+"$@"
+status=$?
+exit "$status"
