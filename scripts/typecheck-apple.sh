@@ -86,6 +86,7 @@ for module in "${stub_modules[@]}"; do
 done
 
 checked=0
+failed_modules=()
 # check <module name> <files...>: type-checks the files as one module, then emits that module for
 # the targets that import it.
 check() {
@@ -93,12 +94,21 @@ check() {
     shift
     (($#)) || return 0
     echo "-- $module ($# files)"
+    local failed
+    for failed in "${failed_modules[@]}"; do
+        if grep -qE "^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*import[[:space:]]+$failed\b" "$@"; then
+            fail "$module not type-checked: it imports $failed, which failed above"
+            failed_modules+=("$module")
+            return 0
+        fi
+    done
     local output status=0
     output="$(swiftc -typecheck -parse-as-library "${swift_flags[@]}" -warnings-as-errors \
         -I "$stubs" -I "$apple" -I "$package" -module-name "$module" "$@" 2>&1)" || status=$?
     [[ -z "$output" ]] || printf '%s\n' "$output"
     if ((status != 0)); then
         fail "$module does not type-check against the Apple SDK stubs (see above)"
+        failed_modules+=("$module")
         return 0
     fi
     checked=$((checked + $#))
