@@ -19,6 +19,8 @@ public enum GreatCircle {
         let sinLat = sin(dLat / 2)
         let sinLon = sin(dLon / 2)
         let h = sinLat * sinLat + cos(lat1 * radians) * cos(lat2 * radians) * sinLon * sinLon
-        return 2 * earthRadiusKm * asin(min(1, sqrt(h)))
+        // atan2 keeps full precision for nearly antipodal points, where asin(√h) does not.
+        let clamped = min(1, max(0, h))
+        return 2 * earthRadiusKm * atan2(sqrt(clamped), sqrt(1 - clamped))
     }
 }

@@ -56,6 +56,11 @@ public struct SQLitePetStore: PetStore {
     static let columns =
         "id, name, species, breed, sex, age_months, description, photo_url, shelter_name, shelter_city, lat, lon, published_at"
 
+    /// SQLite's journal mode (`wal` for every database this store opens).
+    public func journalMode() async throws -> String? {
+        try await pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+    }
+
     public func count() async throws -> Int {
         try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pet") ?? 0 }
     }

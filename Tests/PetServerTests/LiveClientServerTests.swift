@@ -1,0 +1,160 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PetAPI
+import PetServer
+import PetSpotDomain
+import Testing
+
+/// The real `AnimalRepository` against the real server on a free loopback port.
+@Suite struct LiveClientServerTests {
+    private static let km = 1 / PetFixtures.kmPerDegree
+
+    private static func fixtures() throws -> [Animal] {
+        [
+            try PetFixtures.animal("warsaw-1km", lat: 52.23 + 1 * km, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 100)),
+            try PetFixtures.animal("warsaw-9.9km", lat: 52.23 - 9.9 * km, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 200)),
+            try PetFixtures.animal("warsaw-10.1km", lat: 52.23 + 10.1 * km, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 300)),
+            try PetFixtures.animal("fiji-west", lat: -17, lon: -179.9, publishedAt: Date(timeIntervalSince1970: 400)),
+            try PetFixtures.animal("arctic-far-side", lat: 89.9, lon: 180, publishedAt: Date(timeIntervalSince1970: 500)),
+        ]
+    }
+
+    /// Runs `body` with the base URL of a live server over the fixtures.
+    private func withLiveServer(_ animals: [Animal]? = nil, _ body: @Sendable @escaping (URL) async throws -> Void) async throws {
+        let store = try await PetFixtures.sqliteStore(animals ?? Self.fixtures())
+        let app = buildApplication(configuration: PetServerConfiguration(port: 0, logLevel: .error), store: store)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            try await body(try #require(URL(string: "http://127.0.0.1:\(port)")))
+        }
+    }
+
+    private func location(_ lat: Double, _ lon: Double) throws -> UserLocation {
+        try UserLocation(latitude: lat, longitude: lon, horizontalAccuracy: 5)
+    }
+
+    @Test func givenNoLocation_whenFetching_thenAllAnimalsNewestFirstWithoutDistance() async throws {
+        try await withLiveServer { url in
+            let animals = try await AnimalRepository(baseURL: url).fetchAnimals(near: nil)
+            #expect(animals.map(\.id) == ["arctic-far-side", "fiji-west", "warsaw-10.1km", "warsaw-9.9km", "warsaw-1km"])
+            #expect(animals.allSatisfy { $0.distanceKm == nil })
+            #expect(animals == (try Self.fixtures().reversed()))
+        }
+    }
+
+    @Test func givenPreciseLocation_whenFetching_thenRoundedQueryReturnsNearestFirstWithDistances() async throws {
+        try await withLiveServer { url in
+            let repository = AnimalRepository(baseURL: url)
+            let here = try location(52.229_71, 21.012_24)
+            #expect(repository.requestPath(near: here) == "/api/pets?lat=52.23&lon=21.01")
+            let animals = try await repository.fetchAnimals(near: here)
+            #expect(animals.map(\.id) == ["warsaw-1km", "warsaw-9.9km", "warsaw-10.1km"])
+            let first = try #require(animals.first?.distanceKm)
+            #expect(abs(first - 1) < 0.001)
+        }
+    }
+
+    @Test func givenTenKilometreRadius_whenFetching_thenEdgeIsRespected() async throws {
+        try await withLiveServer { url in
+            let repository = AnimalRepository(configuration: .init(baseURL: url, radiusKm: 10))
+            let animals = try await repository.fetchAnimals(near: try location(52.23, 21.01))
+            #expect(animals.map(\.id) == ["warsaw-1km", "warsaw-9.9km"])
+        }
+    }
+
+    @Test func givenLocationEastOfAntimeridian_whenFetching_thenFindsPetWestOfItAbout22KmAway() async throws {
+        try await withLiveServer { url in
+            let animals = try await AnimalRepository(configuration: .init(baseURL: url, radiusKm: 30))
+                .fetchAnimals(near: try location(-17, 179.9))
+            #expect(animals.map(\.id) == ["fiji-west"])
+            let distance = try #require(animals.first?.distanceKm)
+            #expect(abs(distance - 21.27) < 0.1)
+        }
+    }
+
+    @Test func givenLocationNearNorthPole_whenFetching_thenFindsPetAcrossThePole() async throws {
+        try await withLiveServer { url in
+            let animals = try await AnimalRepository(configuration: .init(baseURL: url, radiusKm: 30))
+                .fetchAnimals(near: try location(89.9, 0))
+            #expect(animals.map(\.id) == ["arctic-far-side"])
+            let distance = try #require(animals.first?.distanceKm)
+            #expect(abs(distance - 22.24) < 0.01)
+        }
+    }
+
+    @Test func givenTwoPerPage_whenFetchingEveryPage_thenPagesPartitionTheListing() async throws {
+        try await withLiveServer { url in
+            let repository = AnimalRepository(configuration: .init(baseURL: url, limit: 2))
+            var ids: [String] = []
+            for page in 1...3 {
+                let result = try await repository.fetchPage(near: nil, page: page)
+                #expect(result.pagination == .init(page: page, limit: 2, totalCount: 5))
+                ids += result.animals.map(\.id)
+            }
+            #expect(ids == ["arctic-far-side", "fiji-west", "warsaw-10.1km", "warsaw-9.9km", "warsaw-1km"])
+            #expect(try await repository.fetchPage(near: nil, page: 4).animals.isEmpty)
+        }
+    }
+
+    @Test func givenRadiusTheServerRefuses_whenFetching_thenHTTPStatusErrorCarriesTheServersBody() async throws {
+        try await withLiveServer { url in
+            let repository = AnimalRepository(configuration: .init(baseURL: url, radiusKm: 900))
+            do {
+                _ = try await repository.fetchAnimals(near: try location(52.23, 21.01))
+                Issue.record("expected an HTTP status error")
+            } catch let error as AnimalRepositoryError {
+                guard case .httpStatus(400, let detail?) = error else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
+                #expect(detail.parameter == "radiusKm")
+                #expect(detail.message.contains("between 1 and 500"))
+            }
+        }
+    }
+
+    @Test func givenBaseURLWithoutTheAPI_whenFetching_thenHTTPStatus404() async throws {
+        try await withLiveServer { url in
+            let repository = AnimalRepository(baseURL: url.appendingPathComponent("elsewhere"))
+            await #expect(throws: AnimalRepositoryError.httpStatus(
+                code: 404, error: .init(code: "not_found", message: "no such resource: GET /elsewhere/api/pets"))) {
+                _ = try await repository.fetchAnimals(near: nil)
+            }
+        }
+    }
+
+    @Test func givenServerAnsweringSomethingElse_whenFetching_thenDecodingError() async throws {
+        let router = Router()
+        router.get("/api/pets") { _, _ in #"{"animals":"none"}"# }
+        try await Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+            .test(.live) { client in
+                let port = try #require(client.port)
+                let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
+                do {
+                    _ = try await AnimalRepository(baseURL: url).fetchAnimals(near: nil)
+                    Issue.record("expected a decoding error")
+                } catch let error as AnimalRepositoryError {
+                    guard case .decoding = error else {
+                        Issue.record("unexpected \(error)")
+                        return
+                    }
+                }
+            }
+    }
+
+    @Test func givenStartedInProcessServer_whenFetchingAndStopping_thenItServesOnItsOwnPortThenCloses() async throws {
+        let path = PetFixtures.temporaryDatabasePath()
+        let server = try await startPetServer(configuration: PetServerConfiguration(port: 0, databasePath: path, demoPetsWhenEmpty: 500, logLevel: .error))
+        #expect(server.port > 0)
+        let repository = AnimalRepository(baseURL: server.baseURL)
+        let nearWarsaw = try await repository.fetchAnimals(near: try location(52.23, 21.01))
+        #expect(!nearWarsaw.isEmpty)
+        #expect(nearWarsaw.allSatisfy { $0.shelter.city == "Warsaw" || $0.shelter.city == "Kraków" })
+        await server.stop()
+        await #expect(throws: AnimalRepositoryError.self) {
+            _ = try await AnimalRepository(configuration: .init(baseURL: server.baseURL, timeout: 2)).fetchAnimals(near: nil)
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import PetServer
+import PetSpotDomain
+
+/// Hand-placed animals and throwaway databases for the server tests.
+enum PetFixtures {
+    /// Kilometres per degree of latitude on the test sphere (distance along a meridian).
+    static let kmPerDegree = GreatCircle.earthRadiusKm * .pi / 180
+
+    static func animal(
+        _ id: String,
+        lat: Double,
+        lon: Double,
+        publishedAt: Date = Date(timeIntervalSince1970: 1_760_000_000),
+        species: Animal.Species = .dog,
+        photoURL: URL? = nil
+    ) throws -> Animal {
+        Animal(
+            id: id, name: "Pet \(id)", species: species, breed: "Mixed Breed", sex: .female, ageMonths: 24,
+            description: "A test pet.", photoURL: photoURL,
+            shelter: Animal.Shelter(name: "Test Shelter", city: "Testville"),
+            location: try GeoCoordinate(latitude: lat, longitude: lon),
+            publishedAt: publishedAt
+        )
+    }
+
+    /// A fresh, empty SQLite file in its own temporary directory.
+    static func temporaryDatabasePath() -> String {
+        FileManager.default.temporaryDirectory
+            .appendingPathComponent("petspot-tests-\(UUID().uuidString)")
+            .appendingPathComponent("pets.sqlite").path
+    }
+
+    static func sqliteStore(_ animals: [Animal] = []) async throws -> SQLitePetStore {
+        let store = try SQLitePetStore(path: temporaryDatabasePath())
+        if !animals.isEmpty { try await store.insert(animals) }
+        return store
+    }
+}

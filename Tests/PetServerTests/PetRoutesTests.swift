@@ -1,0 +1,176 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import PetAPI
+import PetServer
+import PetSpotDomain
+import Testing
+
+@Suite struct PetRoutesTests {
+    /// Three pets in Warsaw, published a day apart.
+    private func makeApp() async throws -> some ApplicationProtocol {
+        let km = 1 / PetFixtures.kmPerDegree
+        let store = try await PetFixtures.sqliteStore([
+            try PetFixtures.animal("w1", lat: 52.23 + 1 * km, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 1_000_000)),
+            try PetFixtures.animal("w2", lat: 52.23 + 2 * km, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 2_000_000)),
+            try PetFixtures.animal("w3", lat: 52.23 + 60 * km, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 3_000_000)),
+        ])
+        return buildApplication(configuration: PetServerConfiguration(port: 0, logLevel: .error), store: store)
+    }
+
+    private func get(_ uri: String) async throws -> (status: HTTPResponse.Status, body: Data, contentType: String?) {
+        try await makeApp().test(.router) { client in
+            try await client.execute(uri: uri, method: .get) { response in
+                (response.status, Data(String(buffer: response.body).utf8), response.headers[.contentType])
+            }
+        }
+    }
+
+    private func list(_ uri: String) async throws -> PetListResponse {
+        let (status, body, _) = try await get(uri)
+        #expect(status == .ok, "\(uri)")
+        return try PetAPICoding.makeDecoder().decode(PetListResponse.self, from: body)
+    }
+
+    private func expectInvalid(_ uri: String, parameter: String, mentioning range: String) async throws {
+        let (status, body, contentType) = try await get(uri)
+        #expect(status == .badRequest, "\(uri)")
+        #expect(contentType?.hasPrefix("application/json") == true)
+        let error = try PetAPICoding.makeDecoder().decode(APIErrorBody.self, from: body).error
+        #expect(error.code == "invalid_parameter", "\(uri)")
+        #expect(error.parameter == parameter, "\(uri)")
+        #expect(error.message.contains(range), "\(uri): \(error.message)")
+    }
+
+    @Test func givenNoParameters_whenListing_thenAllNewestFirstWithNullDistance() async throws {
+        let (status, body, _) = try await get("/api/pets")
+        #expect(status == .ok)
+        let list = try PetAPICoding.makeDecoder().decode(PetListResponse.self, from: body)
+        #expect(list.animals.map(\.id) == ["w3", "w2", "w1"])
+        #expect(list.pagination == .init(page: 1, limit: 20, totalCount: 3))
+        #expect(String(decoding: body, as: UTF8.self).contains("\"distanceKm\":null"))
+    }
+
+    @Test func givenCoordinates_whenListing_thenDefault50KmNearestFirstWithDistances() async throws {
+        let list = try await list("/api/pets?lat=52.23&lon=21.01")
+        #expect(list.animals.map(\.id) == ["w1", "w2"])
+        #expect(list.animals.allSatisfy { $0.distanceKm != nil })
+        #expect(try await self.list("/api/pets?lat=52.23&lon=21.01&radiusKm=500").animals.map(\.id) == ["w1", "w2", "w3"])
+    }
+
+    @Test(arguments: ["/api/pets?lat=52.23", "/api/pets?lat=52.23&lon="])
+    func givenLatWithoutLon_whenListing_thenLonIsNamed(_ uri: String) async throws {
+        try await expectInvalid(uri, parameter: "lon", mentioning: "between -180 and 180")
+    }
+
+    @Test func givenLonWithoutLat_whenListing_thenLatIsNamed() async throws {
+        try await expectInvalid("/api/pets?lon=21.01", parameter: "lat", mentioning: "between -90 and 90")
+    }
+
+    @Test(arguments: ["nan", "NaN", "inf", "-inf", "infinity", "1e400", "", "abc", "90.0001", "-90.5", "52,23", "0x", " 52"])
+    func givenInvalidLatitude_whenListing_thenBadRequestNamingLatAndRange(_ value: String) async throws {
+        let encoded = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value
+        try await expectInvalid("/api/pets?lat=\(encoded)&lon=21", parameter: "lat", mentioning: "between -90 and 90")
+    }
+
+    @Test(arguments: ["nan", "inf", "1e400", "180.01", "-181", "", "east"])
+    func givenInvalidLongitude_whenListing_thenBadRequestNamingLonAndRange(_ value: String) async throws {
+        try await expectInvalid("/api/pets?lat=52&lon=\(value)", parameter: "lon", mentioning: "between -180 and 180")
+    }
+
+    @Test(arguments: ["lat=90&lon=180", "lat=-90&lon=-180", "lat=0&lon=0", "lat=1e1&lon=2E1"])
+    func givenCoordinatesAtRangeLimits_whenListing_thenAccepted(_ query: String) async throws {
+        _ = try await list("/api/pets?\(query)")
+    }
+
+    @Test func givenRadiusWithoutCoordinates_whenListing_thenRadiusIsNamed() async throws {
+        try await expectInvalid("/api/pets?radiusKm=10", parameter: "radiusKm", mentioning: "only together with lat and lon")
+    }
+
+    @Test(arguments: ["0", "0.99", "500.01", "-5", "nan", "inf", "", "ten"])
+    func givenRadiusOutOfRange_whenListing_thenBadRequestNamingRange(_ value: String) async throws {
+        try await expectInvalid("/api/pets?lat=52.23&lon=21.01&radiusKm=\(value)", parameter: "radiusKm", mentioning: "between 1 and 500")
+    }
+
+    @Test(arguments: ["1", "500", "2.5"])
+    func givenRadiusWithinRange_whenListing_thenAccepted(_ value: String) async throws {
+        _ = try await list("/api/pets?lat=52.23&lon=21.01&radiusKm=\(value)")
+    }
+
+    @Test(arguments: ["0", "101", "-1", "1.5", "", "many", "99999999999999999999"])
+    func givenLimitOutOfRange_whenListing_thenBadRequestNamingRange(_ value: String) async throws {
+        try await expectInvalid("/api/pets?limit=\(value)", parameter: "limit", mentioning: "between 1 and 100")
+    }
+
+    @Test func givenLimitAtBothEnds_whenListing_thenPageSizeFollows() async throws {
+        #expect(try await list("/api/pets?limit=1").animals.map(\.id) == ["w3"])
+        #expect(try await list("/api/pets?limit=100").pagination == .init(page: 1, limit: 100, totalCount: 3))
+    }
+
+    @Test(arguments: ["0", "-3", "", "two", "1.0", "99999999999999999999"])
+    func givenInvalidPage_whenListing_thenBadRequestNamingMinimum(_ value: String) async throws {
+        try await expectInvalid("/api/pets?page=\(value)", parameter: "page", mentioning: "at least 1")
+    }
+
+    @Test func givenSecondPageAndHugePage_whenListing_thenRestAndEmpty() async throws {
+        let second = try await list("/api/pets?limit=2&page=2")
+        #expect(second.animals.map(\.id) == ["w1"])
+        #expect(second.pagination == .init(page: 2, limit: 2, totalCount: 3))
+        #expect(second.pagination.totalPages == 2)
+        let huge = try await list("/api/pets?lat=52.23&lon=21.01&limit=100&page=9223372036854775807")
+        #expect(huge.animals.isEmpty)
+        #expect(huge.pagination.totalCount == 2)
+    }
+
+    @Test func givenUnknownAndRepeatedParameters_whenListing_thenUnknownIgnoredAndFirstValueCounts() async throws {
+        #expect(try await list("/api/pets?species=cat&sort=asc&x").animals.count == 3)
+        #expect(try await list("/api/pets?limit=1&limit=500").animals.map(\.id) == ["w3"])
+        try await expectInvalid("/api/pets?limit=500&limit=1", parameter: "limit", mentioning: "between 1 and 100")
+    }
+
+    @Test(arguments: [
+        "?", "?&&&", "?===", "?lat", "?lat=&lon=", "?%zz=%zz", "?lat=%E2%82%AC&lon=1", "?page=%00", "?lat=52.23&lon=21.01&radiusKm",
+        "?lat=1&lat=2&lon=3&lon=4&page=1&page=2", "?limit=+5", "?page=-0", "?" + String(repeating: "a=b&", count: 2000),
+        "?lat=52.2300000000000000000000000000000000000001&lon=21.01", "?lat=-0&lon=-0",
+    ])
+    func givenOddQueryString_whenListing_thenAnswerIsOkOrBadRequestNeverServerError(_ query: String) async throws {
+        let (status, body, _) = try await get("/api/pets\(query)")
+        #expect(status == .ok || status == .badRequest, "\(query.prefix(60)) → \(status)")
+        #expect((try? JSONSerialization.jsonObject(with: body)) != nil)
+    }
+
+    @Test func givenKnownId_whenFetchingOne_thenAnimalWithNullDistance() async throws {
+        let (status, body, _) = try await get("/api/pets/w2")
+        #expect(status == .ok)
+        let animal = try PetAPICoding.makeDecoder().decode(AnimalDTO.self, from: body)
+        #expect(animal.id == "w2")
+        #expect(animal.distanceKm == nil)
+    }
+
+    @Test(arguments: ["/api/pets/nope", "/api/nothing", "/", "/api/pets/w1/extra", "/health/x"])
+    func givenUnknownPathOrId_whenRequested_thenJSON404(_ uri: String) async throws {
+        let (status, body, contentType) = try await get(uri)
+        #expect(status == .notFound)
+        #expect(contentType?.hasPrefix("application/json") == true)
+        #expect(try PetAPICoding.makeDecoder().decode(APIErrorBody.self, from: body).error.code == "not_found")
+    }
+
+    @Test func givenRunningApp_whenCheckingHealth_thenOk() async throws {
+        let (status, body, _) = try await get("/health")
+        #expect(status == .ok)
+        #expect(String(decoding: body, as: UTF8.self) == #"{"status":"ok"}"#)
+    }
+
+    @Test func givenRunningApp_whenFetchingOpenAPI_thenYamlDescribingEveryPathAndRule() async throws {
+        let (status, body, contentType) = try await get("/openapi.yaml")
+        #expect(status == .ok)
+        #expect(contentType?.hasPrefix("application/yaml") == true)
+        let text = String(decoding: body, as: UTF8.self)
+        for fragment in ["openapi: 3.1.0", "/api/pets:", "/api/pets/{id}:", "/health:", "minimum: 1, maximum: 500, default: 50",
+                         "minimum: 1, maximum: 100, default: 20", "invalid_parameter", "distanceKm"] {
+            #expect(text.contains(fragment), "missing \(fragment)")
+        }
+    }
+}

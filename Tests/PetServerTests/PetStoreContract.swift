@@ -1,0 +1,212 @@
+import Foundation
+import PetAPI
+import PetServer
+import PetSpotDomain
+import Testing
+
+/// The behaviour every ``PetStore`` must show. A store's suite runs each case against a fresh, empty
+/// store from its own factory: `@Test(arguments: PetStoreContract.allCases)`.
+enum PetStoreContract: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case givenEmptyStore_whenListing_thenEmptyPageWithZeroTotal
+    case givenAnimals_whenListingWithoutCenter_thenAllNewestFirstTiesByIdWithoutDistance
+    case givenAnimals_whenSearchingNearby_thenOnlyThoseWithinRadiusNearestFirstWithDistance
+    case givenEqualDistances_whenSearchingNearby_thenTiesBrokenById
+    case givenAnimalsJustInsideAndOutside_whenSearchingNearby_thenRadiusEdgeRespected
+    case givenAnimalAcrossAntimeridian_whenSearchingNearby_thenFoundAbout22KmAway
+    case givenAnimalBeyondNorthPole_whenSearchingFrom89_9_thenFoundOnFarSide
+    case givenAnimalBeyondSouthPoleAndWideRadius_whenSearchingNearby_thenFound
+    case givenManyAnimals_whenPaging_thenPagesPartitionTheOrderedResult
+    case givenPageBeyondEnd_whenListing_thenEmptyPageWithTotalCount
+    case givenAnimal_whenFetchingById_thenEveryFieldRoundTrips
+    case givenUnknownId_whenFetchingById_thenNil
+    case givenDuplicateIdInBatch_whenInserting_thenNothingIsStored
+    case givenRandomWorldwideAnimals_whenSearchingAnywhere_thenSameAsBruteForce
+
+    var testDescription: String { rawValue }
+
+    func run(on store: any PetStore) async throws {
+        switch self {
+        case .givenEmptyStore_whenListing_thenEmptyPageWithZeroTotal:
+            let page = try await store.animals(matching: PetQuery())
+            #expect(page == PetPage(animals: [], totalCount: 0))
+            let nearby = try await store.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01)))
+            #expect(nearby.totalCount == 0)
+
+        case .givenAnimals_whenListingWithoutCenter_thenAllNewestFirstTiesByIdWithoutDistance:
+            let day = 86_400.0
+            try await store.insert([
+                try PetFixtures.animal("b", lat: 0, lon: 0, publishedAt: Date(timeIntervalSince1970: 10 * day)),
+                try PetFixtures.animal("c", lat: 60, lon: 100, publishedAt: Date(timeIntervalSince1970: 30 * day)),
+                try PetFixtures.animal("a", lat: -40, lon: -70, publishedAt: Date(timeIntervalSince1970: 10 * day)),
+            ])
+            let page = try await store.animals(matching: PetQuery())
+            #expect(page.animals.map(\.id) == ["c", "a", "b"])
+            #expect(page.animals.allSatisfy { $0.distanceKm == nil })
+            #expect(page.totalCount == 3)
+
+        case .givenAnimals_whenSearchingNearby_thenOnlyThoseWithinRadiusNearestFirstWithDistance:
+            let km = 1 / PetFixtures.kmPerDegree
+            try await store.insert([
+                try PetFixtures.animal("far", lat: 52 + 30 * km, lon: 21),
+                try PetFixtures.animal("near", lat: 52 + 5 * km, lon: 21),
+                try PetFixtures.animal("out", lat: 52 + 80 * km, lon: 21),
+                try PetFixtures.animal("mid", lat: 52 - 12 * km, lon: 21),
+            ])
+            let page = try await store.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 52, longitude: 21)))
+            #expect(page.animals.map(\.id) == ["near", "mid", "far"])
+            #expect(page.totalCount == 3)
+            let distances = page.animals.compactMap(\.distanceKm)
+            #expect(distances.count == 3)
+            for (distance, expected) in zip(distances, [5.0, 12.0, 30.0]) {
+                #expect(abs(distance - expected) < 0.001)
+            }
+
+        case .givenEqualDistances_whenSearchingNearby_thenTiesBrokenById:
+            try await store.insert([
+                try PetFixtures.animal("z", lat: 10.1, lon: 10),
+                try PetFixtures.animal("m", lat: 10.1, lon: 10),
+                try PetFixtures.animal("a", lat: 10.1, lon: 10),
+                try PetFixtures.animal("0-closest", lat: 10.05, lon: 10),
+            ])
+            let page = try await store.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 10, longitude: 10), limit: 3))
+            #expect(page.animals.map(\.id) == ["0-closest", "a", "m"])
+            #expect(page.totalCount == 4)
+
+        case .givenAnimalsJustInsideAndOutside_whenSearchingNearby_thenRadiusEdgeRespected:
+            let km = 1 / PetFixtures.kmPerDegree
+            try await store.insert([
+                try PetFixtures.animal("inside", lat: 40 + 9.99 * km, lon: -3),
+                try PetFixtures.animal("outside", lat: 40 - 10.01 * km, lon: -3),
+                try PetFixtures.animal("east-inside", lat: 40, lon: -3 + 9.9 / (PetFixtures.kmPerDegree * cos(40 * .pi / 180))),
+            ])
+            let page = try await store.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 40, longitude: -3), radiusKm: 10))
+            #expect(Set(page.animals.map(\.id)) == ["inside", "east-inside"])
+
+        case .givenAnimalAcrossAntimeridian_whenSearchingNearby_thenFoundAbout22KmAway:
+            try await store.insert([
+                try PetFixtures.animal("west-of-dateline", lat: 0, lon: -179.9),
+                try PetFixtures.animal("far-west", lat: 0, lon: -179),
+            ])
+            let page = try await store.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 0, longitude: 179.9), radiusKm: 50))
+            #expect(page.animals.map(\.id) == ["west-of-dateline"])
+            let distance = try #require(page.animals.first?.distanceKm)
+            #expect(abs(distance - 0.2 * PetFixtures.kmPerDegree) < 0.01)
+
+        case .givenAnimalBeyondNorthPole_whenSearchingFrom89_9_thenFoundOnFarSide:
+            try await store.insert([
+                try PetFixtures.animal("far-side", lat: 89.9, lon: -160),
+                try PetFixtures.animal("too-far", lat: 89.0, lon: -160),
+            ])
+            let page = try await store.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 89.9, longitude: 20), radiusKm: 50))
+            #expect(page.animals.map(\.id) == ["far-side"])
+            let distance = try #require(page.animals.first?.distanceKm)
+            #expect(abs(distance - 0.2 * PetFixtures.kmPerDegree) < 0.01)
+
+        case .givenAnimalBeyondSouthPoleAndWideRadius_whenSearchingNearby_thenFound:
+            try await store.insert([
+                try PetFixtures.animal("antarctic", lat: -89, lon: 150),
+                try PetFixtures.animal("beyond-radius", lat: -86, lon: 150),
+            ])
+            // 3° to the pole and 1° beyond it: 4° ≈ 445 km; the other is 7° ≈ 778 km away.
+            let page = try await store.animals(matching: PetQuery(center: try GeoCoordinate(latitude: -87, longitude: -30), radiusKm: 500))
+            #expect(page.animals.map(\.id) == ["antarctic"])
+            let distance = try #require(page.animals.first?.distanceKm)
+            #expect(abs(distance - 4 * PetFixtures.kmPerDegree) < 0.01)
+
+        case .givenManyAnimals_whenPaging_thenPagesPartitionTheOrderedResult:
+            let km = 1 / PetFixtures.kmPerDegree
+            let animals = try (0..<25).map { index in
+                try PetFixtures.animal(String(format: "p%02d", index), lat: 30 + Double(25 - index) * km, lon: 30,
+                                       publishedAt: Date(timeIntervalSince1970: Double(index) * 1000))
+            }
+            try await store.insert(animals)
+            let center = try GeoCoordinate(latitude: 30, longitude: 30)
+            var nearbyIds: [String] = []
+            var newestIds: [String] = []
+            for page in 1...3 {
+                let nearby = try await store.animals(matching: PetQuery(center: center, limit: 10, page: page))
+                #expect(nearby.totalCount == 25)
+                nearbyIds += nearby.animals.map(\.id)
+                newestIds += try await store.animals(matching: PetQuery(limit: 10, page: page)).animals.map(\.id)
+            }
+            let expected = (0..<25).reversed().map { String(format: "p%02d", $0) }
+            #expect(nearbyIds == expected)
+            #expect(newestIds == expected)
+
+        case .givenPageBeyondEnd_whenListing_thenEmptyPageWithTotalCount:
+            try await store.insert([try PetFixtures.animal("only", lat: 1, lon: 1)])
+            let center = try GeoCoordinate(latitude: 1, longitude: 1)
+            #expect(try await store.animals(matching: PetQuery(page: 2)) == PetPage(animals: [], totalCount: 1))
+            #expect(try await store.animals(matching: PetQuery(limit: 100, page: .max)) == PetPage(animals: [], totalCount: 1))
+            #expect(try await store.animals(matching: PetQuery(center: center, limit: 100, page: .max)) == PetPage(animals: [], totalCount: 1))
+
+        case .givenAnimal_whenFetchingById_thenEveryFieldRoundTrips:
+            var animal = try PetFixtures.animal("round-trip", lat: 52.229_676, lon: 21.012_229,
+                                                species: .rabbit, photoURL: URL(string: "https://example.com/p.jpg"))
+            animal.sex = .unknown
+            animal.breed = "Holland Lop"
+            animal.description = "Zażółć gęślą jaźń — ünïcödé 🐇"
+            let plain = try PetFixtures.animal("no-photo", lat: -33.9, lon: 18.4, species: .bird)
+            try await store.insert([animal, plain])
+            #expect(try await store.animal(id: "round-trip") == animal)
+            #expect(try await store.animal(id: "no-photo") == plain)
+
+        case .givenUnknownId_whenFetchingById_thenNil:
+            try await store.insert([try PetFixtures.animal("known", lat: 1, lon: 1)])
+            #expect(try await store.animal(id: "unknown") == nil)
+            #expect(try await store.animal(id: "") == nil)
+
+        case .givenDuplicateIdInBatch_whenInserting_thenNothingIsStored:
+            try await store.insert([try PetFixtures.animal("existing", lat: 1, lon: 1)])
+            let batch = try [
+                PetFixtures.animal("new-1", lat: 2, lon: 2),
+                PetFixtures.animal("new-2", lat: 3, lon: 3),
+                PetFixtures.animal("existing", lat: 4, lon: 4),
+            ]
+            await #expect(throws: PetStoreError.duplicateID(index: 2, id: "existing")) {
+                try await store.insert(batch)
+            }
+            #expect(try await store.count() == 1)
+            #expect(try await store.animal(id: "new-1") == nil)
+            let nearby = try await store.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 2, longitude: 2), radiusKm: 500))
+            #expect(nearby.animals.map(\.id) == ["existing"])
+
+        case .givenRandomWorldwideAnimals_whenSearchingAnywhere_thenSameAsBruteForce:
+            try await Self.compareWithBruteForce(store)
+        }
+    }
+
+    /// Random animals everywhere (poles and the antimeridian included); every answer must equal a
+    /// brute-force haversine over all of them.
+    private static func compareWithBruteForce(_ store: any PetStore) async throws {
+        var random = SplitMix64(seed: 42)
+        func point() throws -> GeoCoordinate {
+            // Half of the points cluster near the poles or the antimeridian, where boxes are hard.
+            switch random.index(4) {
+            case 0: try GeoCoordinate(latitude: 84 + random.unit() * 6, longitude: random.unit() * 360 - 180)
+            case 1: try GeoCoordinate(latitude: random.unit() * 20 - 10, longitude: 180 - random.unit() * 3)
+            case 2: try GeoCoordinate(latitude: -90 + random.unit() * 6, longitude: random.unit() * 360 - 180)
+            default: try GeoCoordinate(latitude: random.unit() * 180 - 90, longitude: random.unit() * 360 - 180)
+            }
+        }
+        var animals: [Animal] = []
+        for index in 0..<1500 {
+            let location = try point()
+            let mirrored = random.unit() < 0.5 ? location.longitude : -location.longitude
+            animals.append(try PetFixtures.animal(String(format: "r%04d", index), lat: location.latitude, lon: mirrored))
+        }
+        try await store.insert(animals)
+        for _ in 0..<60 {
+            let raw = try point()
+            let center = try GeoCoordinate(latitude: raw.latitude, longitude: random.unit() < 0.5 ? raw.longitude : -raw.longitude)
+            let radius = [1.0, 50, 200, 500][random.index(4)]
+            let expected = animals
+                .map { ($0.id, GreatCircle.distanceKm(center, $0.location)) }
+                .filter { $0.1 <= radius }
+                .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+            let page = try await store.animals(matching: PetQuery(center: center, radiusKm: radius, limit: 100))
+            #expect(page.totalCount == expected.count, "center \(center), radius \(radius)")
+            #expect(page.animals.map(\.id) == expected.prefix(100).map(\.0), "center \(center), radius \(radius)")
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import PetAPI
+import PetServer
+import PetSpotDomain
+import Testing
+
+@Suite struct SQLitePetStoreTests {
+    @Test(arguments: PetStoreContract.allCases)
+    func givenFreshTemporaryDatabase_whenContractCaseRuns_thenItHolds(_ contractCase: PetStoreContract) async throws {
+        try await contractCase.run(on: PetFixtures.sqliteStore())
+    }
+
+    @Test func givenStoredAnimals_whenDatabaseIsReopened_thenTheyAreStillThereAndSearchable() async throws {
+        let path = PetFixtures.temporaryDatabasePath()
+        let animal = try PetFixtures.animal("survivor", lat: 52.23, lon: 21.01)
+        do {
+            let store = try SQLitePetStore(path: path)
+            try await store.insert([animal])
+        }
+        let reopened = try SQLitePetStore(path: path)
+        #expect(try await reopened.animal(id: "survivor") == animal)
+        let nearby = try await reopened.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 52.2, longitude: 21)))
+        #expect(nearby.animals.map(\.id) == ["survivor"])
+    }
+
+    @Test func givenNewDatabase_whenOpened_thenItIsInWALMode() async throws {
+        let path = PetFixtures.temporaryDatabasePath()
+        let store = try SQLitePetStore(path: path)
+        try await store.insert([try PetFixtures.animal("one", lat: 1, lon: 1)])
+        // SQLite keeps a "-wal" file beside the database exactly when it is in write-ahead-log mode.
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(try await store.journalMode() == "wal")
+    }
+
+    @Test func givenExistingDemoPets_whenSeedingAgainSkippingExisting_thenOnlyMissingOnesAreAdded() async throws {
+        let store = try await PetFixtures.sqliteStore()
+        #expect(try await store.insert(streaming: DemoPetGenerator().sequence(count: 10), skippingExistingIDs: true) == 10)
+        #expect(try await store.insert(streaming: DemoPetGenerator().sequence(count: 15), skippingExistingIDs: true) == 5)
+        #expect(try await store.count() == 15)
+        let everywhere = try await store.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 0, longitude: 0), radiusKm: 500))
+        #expect(everywhere.totalCount == 0)
+    }
+
+    @Test func givenEmptyDatabaseConfiguration_whenOpenedSeeded_thenItHolds500DemoPetsOnce() async throws {
+        let configuration = PetServerConfiguration(databasePath: PetFixtures.temporaryDatabasePath())
+        #expect(try await openSeededStore(configuration: configuration).count() == 500)
+        #expect(try await openSeededStore(configuration: configuration).count() == 500)
+    }
+}
