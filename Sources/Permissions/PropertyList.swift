@@ -41,6 +41,11 @@ public struct PropertyList: Sendable, Equatable {
 
     public subscript(key: String) -> Value? { values[key] }
 
+    /// The values of a bundle's Info.plist (`Bundle.main.infoDictionary`); nil gives an empty list.
+    public init(infoDictionary: [String: Any]?) {
+        self.init((infoDictionary ?? [:]).mapValues(Value.init(any:)))
+    }
+
     /// Parses XML, binary or OpenStep property list data whose root is a dictionary.
     /// - Throws: ``PropertyListError`` saying what was wrong.
     public init(data: Data) throws(PropertyListError) {
