@@ -1,0 +1,92 @@
+import Clocks
+import DeviceSimulator
+import Foundation
+import LocationService
+import PetSpotDomain
+import StartupFeature
+import TestSupport
+
+/// The startup screen on the simulated iPhone: the real `LocationService` over the device's location
+/// manager, on a test clock. The test plays the person; waits are for device log entries, never for
+/// time.
+@MainActor
+final class SimulatedStartupScreen {
+    let clock = TestClock<Duration>()
+    let device: SimulatedDevice
+    let service: LocationService
+    let repository = InMemoryAnimalRepository()
+    let viewModel: AnimalListViewModel
+    let recorder: EventRecorder
+    private var entries: [DeviceEvent] = []
+    private var waiters: [(matches: (DeviceEvent) -> Bool, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    static let home = Fixtures.warsaw.coordinate
+
+    /// Launches the app on a device whose location settings are `location`.
+    init(_ location: DeviceConfiguration.Location) async throws {
+        device = SimulatedDevice(
+            configuration: DeviceConfiguration(
+                infoPlistKeys: [SimulatedDevice.InfoPlistKey.locationWhenInUse],
+                location: location
+            ),
+            clock: clock
+        )
+        let manager = try device.launch()
+        let epoch = device.configuration.epoch
+        service = LocationService(manager: manager, clock: clock, now: { epoch })
+        viewModel = AnimalListViewModel(locationService: service, animalRepository: repository)
+        recorder = EventRecorder(viewModel)
+        device.onEvent = { [weak self] entry in self?.record(entry.event) }
+        viewModel.onOpenAppSettings = { [device] in try? device.openSettings() }
+        // The manager's creation-time callback.
+        await clock.advance(by: .zero)
+        device.runDueWork()
+    }
+
+    /// The screen appears; returns once it waits on the person or the GPS, or has settled.
+    func appear() {
+        viewModel.onAppear()
+    }
+
+    /// Waits until the device logged `count` events matching `matches`.
+    func waitForDevice(_ count: Int = 1, _ matches: @escaping (DeviceEvent) -> Bool) async {
+        if entries.filter(matches).count >= count { return }
+        await withCheckedContinuation { waiters.append((matches, count, $0)) }
+    }
+
+    /// Waits for the `count`-th location request, lets the GPS answer, and lets the screen settle.
+    func gpsAnswers(request count: Int = 1, after delay: Duration = .seconds(2)) async {
+        await waitForDevice(count) { if case .locationRequestStarted = $0 { true } else { false } }
+        await clock.advance(by: delay)
+        device.runDueWork()
+        await viewModel.waitUntilIdle()
+    }
+
+    /// Waits for the When-In-Use alert and taps `button`.
+    func answerAlert(_ button: SystemAlertButton) async throws {
+        await waitForDevice { if case .systemAlertShown = $0 { true } else { false } }
+        try device.answerSystemAlert(button)
+    }
+
+    private func record(_ event: DeviceEvent) {
+        entries.append(event)
+        if case .sceneChanged(_, let to) = event, let phase = AppScenePhase(to) {
+            viewModel.scenePhaseChanged(to: phase)
+        }
+        let ready = waiters.filter { entries.filter($0.matches).count >= $0.count }
+        waiters.removeAll { entries.filter($0.matches).count >= $0.count }
+        for waiter in ready { waiter.continuation.resume() }
+    }
+}
+
+extension AppScenePhase {
+    /// The simulated app's phase as SwiftUI would report it; nil when the process is gone.
+    init?(_ phase: DeviceSimulator.ScenePhase) {
+        switch phase {
+        case .active: self = .active
+        case .inactive: self = .inactive
+        case .background: self = .background
+        case .notRunning: return nil
+        }
+    }
+}
