@@ -59,9 +59,18 @@ extension View {
     ) -> some View { _StubView() }
 
     // https://developer.apple.com/documentation/swiftui/view/task(priority:_:)
+    // (The iOS 26.4 SDK adds `name:file:line:` with defaults and takes the action as `sending`
+    // instead of `@Sendable`; the stricter iOS 18 form is declared, so what passes here builds with
+    // both.)
     nonisolated public func task(
         priority: TaskPriority = .userInitiated,
-        _ action: @escaping @isolated(any) @Sendable () async -> Void
+        @_inheritActorContext _ action: @escaping @isolated(any) @Sendable () async -> Void
+    ) -> some View { _StubView() }
+    // https://developer.apple.com/documentation/swiftui/view/task(id:priority:_:)
+    nonisolated public func task<T: Equatable>(
+        id value: T,
+        priority: TaskPriority = .userInitiated,
+        @_inheritActorContext _ action: @escaping @isolated(any) @Sendable () async -> Void
     ) -> some View { _StubView() }
 
     // https://developer.apple.com/documentation/swiftui/view/alert(_:ispresented:actions:)-1bkka
@@ -123,4 +132,9 @@ extension View {
     nonisolated public func accessibilityHidden(_ hidden: Bool) -> ModifiedContent<Self, AccessibilityAttachmentModifier> {
         fatalError()
     }
+}
+
+extension ModifiedContent where Modifier == AccessibilityAttachmentModifier {
+    // https://developer.apple.com/documentation/swiftui/modifiedcontent/accessibilityidentifier(_:)
+    nonisolated public func accessibilityIdentifier(_ identifier: String) -> ModifiedContent<Content, Modifier> { fatalError() }
 }

@@ -9,8 +9,11 @@ public protocol DynamicProperty {}
 // https://developer.apple.com/documentation/swiftui/binding
 @frozen @propertyWrapper @dynamicMemberLookup
 public struct Binding<Value> {
-    // https://developer.apple.com/documentation/swiftui/binding/init(get:set:)
-    public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/binding/init(get:set:)-7ufcp
+    @preconcurrency public init(
+        get: @escaping @isolated(any) @Sendable () -> Value,
+        set: @escaping @isolated(any) @Sendable (Value) -> Void
+    ) { fatalError() }
     // https://developer.apple.com/documentation/swiftui/binding/constant(_:)
     public static func constant(_ value: Value) -> Binding<Value> { fatalError() }
     // https://developer.apple.com/documentation/swiftui/binding/wrappedvalue
@@ -23,6 +26,10 @@ public struct Binding<Value> {
     // https://developer.apple.com/documentation/swiftui/binding/subscript(dynamicmember:)
     public subscript<Subject>(dynamicMember keyPath: WritableKeyPath<Value, Subject>) -> Binding<Subject> { fatalError() }
 }
+
+// https://developer.apple.com/documentation/swiftui/binding ("A binding conforms to Sendable only if
+// its wrapped value type also conforms to Sendable.")
+extension Binding: Sendable where Value: Sendable {}
 
 // https://developer.apple.com/documentation/swiftui/state
 @frozen @propertyWrapper
