@@ -46,10 +46,10 @@ public struct PlistCheckReport: Sendable, Equatable {
             case .satisfied:
                 lines.append("ok       \(requirement.key)")
             case .notChecked:
-                lines.append("skipped  \(requirement.key): no \(file) file given (--entitlements)")
+                lines.append("skipped  \(requirement.key): no \(file) file given (--entitlements), not checked")
             case let outcome:
                 lines.append("\(Self.label(outcome)) \(requirement.key) in \(file)\(Self.detail(outcome))")
-                lines.append("         without it \(requirement.consequence)")
+                lines.append("         on iOS: \(requirement.consequence)")
             }
         }
         let count = problems.count

@@ -54,7 +54,7 @@ public struct PropertyList: Sendable, Equatable {
         do {
             root = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
         } catch {
-            throw .unreadable(reason: String(describing: error))
+            throw .unreadable(reason: Self.reason(error))
         }
         guard let dictionary = root as? [String: Any] else {
             throw .rootIsNotADictionary
@@ -65,6 +65,15 @@ public struct PropertyList: Sendable, Equatable {
         case .openStep: self.format = .openStep
         default: self.format = .xml
         }
+    }
+
+    /// Foundation's message and, when present, its more precise debug description.
+    private static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        guard let detail = nsError.userInfo[NSDebugDescriptionErrorKey] as? String else {
+            return nsError.localizedDescription
+        }
+        return "\(nsError.localizedDescription) (\(detail))"
     }
 
     /// Reads and parses the property list file at `url`.

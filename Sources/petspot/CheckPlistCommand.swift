@@ -22,13 +22,16 @@ struct CheckPlistCommand: ParsableCommand {
     @Option(help: "The app's entitlements plist, to check com.apple.developer.healthkit.")
     var entitlements: String?
 
-    func run() throws {
-        let scopes: Set<PlistPermissionScope>
+    func validate() throws {
         do {
-            scopes = try PlistPermissionScope.parseList(permissions)
+            _ = try PlistPermissionScope.parseList(permissions)
         } catch {
             throw ValidationError(error.description)
         }
+    }
+
+    func run() throws {
+        let scopes = (try? PlistPermissionScope.parseList(permissions)) ?? Set(PlistPermissionScope.allCases)
         let infoPlist: PropertyList
         let entitlementsList: PropertyList?
         do {
