@@ -65,6 +65,13 @@ for file in "${platform_live[@]}" "${startup_feature_ui[@]}" "${app[@]}"; do
     fi
 done
 
+for folder in AppleSDKStubs/*/; do
+    name="$(basename "$folder")"
+    if [[ " ${stub_modules[*]} " != *" $name "* ]]; then
+        fail "AppleSDKStubs/$name is not in stub_modules of $0: it would never be compiled"
+    fi
+done
+
 echo "== package modules the Apple-only files import"
 swift build --target StartupFeatureUI
 bin="$(swift build --show-bin-path)"
