@@ -60,7 +60,12 @@ public final class PermissionsScreenModel {
 
     /// The detail shown for ``detailPermission``.
     public var detail: PermissionDetailContent? {
-        detailPermission.map { PermissionDetailContent(card: card(for: $0), health: manager.health) }
+        detailPermission.map(detail(for:))
+    }
+
+    /// The "Learn more" content of one permission: its card, what we do and don't do, privacy.
+    public func detail(for permission: Permission) -> PermissionDetailContent {
+        PermissionDetailContent(card: card(for: permission), health: manager.health)
     }
 
     /// Whether Continue is enabled: no request is under way.

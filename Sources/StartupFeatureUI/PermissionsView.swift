@@ -1,0 +1,106 @@
+#if canImport(SwiftUI)
+    import Permissions
+    import SwiftUI
+
+    /// The permissions screen (seed 004): a card per permission with its state, Allow or Settings,
+    /// "Learn more", and Continue, which calls the completion callback. Everything shown comes from
+    /// ``PermissionsScreenModel``; every tap goes to it.
+    public struct PermissionsView: View {
+        @Bindable private var model: PermissionsScreenModel
+        @Environment(\.scenePhase) private var scenePhase
+
+        public init(model: PermissionsScreenModel) {
+            self.model = model
+        }
+
+        public var body: some View {
+            NavigationStack {
+                ScrollView {
+                    VStack(alignment: .leading, spacing: 16) {
+                        Text("PetSpot asks only for what it uses. You can change every choice later in Settings.")
+                            .font(.subheadline)
+                            .foregroundStyle(.secondary)
+                        ForEach(model.cards) { card in
+                            PermissionCardView(
+                                card: card,
+                                perform: { Task { await model.performAction(for: card.permission) } },
+                                learnMore: { model.learnMore(card.permission) }
+                            )
+                        }
+                        if let message = model.errorMessage {
+                            Text(message)
+                                .font(.footnote)
+                                .foregroundStyle(.red)
+                                .accessibilityIdentifier("permissions.error")
+                        }
+                        Button("Continue") { model.finish() }
+                            .disabled(!model.canContinue)
+                            .accessibilityIdentifier("permissions.continue")
+                    }
+                    .padding()
+                }
+                .navigationTitle("Permissions")
+            }
+            .task { await model.appear() }
+            // Back from Settings or from a system prompt: Motion and HealthKit send no callback.
+            .onChange(of: scenePhase) { _, phase in
+                if phase == .active { Task { await model.sceneBecameActive() } }
+            }
+            .sheet(item: $model.detailPermission) { permission in
+                PermissionDetailView(model: model, permission: permission)
+            }
+        }
+    }
+
+    /// One permission's card.
+    struct PermissionCardView: View {
+        let card: PermissionCard
+        let perform: @MainActor () -> Void
+        let learnMore: @MainActor () -> Void
+
+        var body: some View {
+            VStack(alignment: .leading, spacing: 8) {
+                HStack(spacing: 12) {
+                    Image(systemName: card.symbolName)
+                        .font(.title2)
+                        .accessibilityHidden(true)
+                    VStack(alignment: .leading, spacing: 2) {
+                        Text(card.title)
+                            .font(.headline)
+                        Text(card.statusText)
+                            .font(.subheadline)
+                            .foregroundStyle(card.state.tint)
+                            .accessibilityIdentifier("permissions.\(card.permission.rawValue).status")
+                    }
+                }
+                Text(card.rationale)
+                    .font(.callout)
+                    .foregroundStyle(.secondary)
+                HStack {
+                    Button("Learn more", action: learnMore)
+                        .accessibilityIdentifier("permissions.\(card.permission.rawValue).learnMore")
+                    Spacer()
+                    if card.isBusy {
+                        ProgressView()
+                    } else if let title = card.actionTitle {
+                        Button(title, action: perform)
+                            .accessibilityIdentifier("permissions.\(card.permission.rawValue).action")
+                    }
+                }
+            }
+            .padding()
+        }
+    }
+
+    extension PermissionState {
+        /// The colour of a status line.
+        var tint: Color {
+            switch self {
+            case .authorized: .green
+            case .denied: .red
+            case .restricted: .orange
+            case .notDetermined, .unavailable: .gray
+            }
+        }
+    }
+#endif
