@@ -6,6 +6,8 @@ import PostgresNIO
 extension PostgresPetStore {
     /// Rows sent per INSERT statement (as arrays, unpacked with `unnest`).
     static let batchSize = 5_000
+    /// Loads at least this large are followed by `ANALYZE`.
+    static let analyzeAfter = 10_000
 
     public func insert(_ animals: [Animal]) async throws {
         try await insert(streaming: animals, skippingExistingIDs: false)
@@ -19,7 +21,7 @@ extension PostgresPetStore {
     public func insert<Animals: Sequence & Sendable>(
         streaming animals: Animals, skippingExistingIDs: Bool = false
     ) async throws -> Int where Animals.Element == Animal {
-        try await withConnection(timeoutAfterLease: false) { connection in
+        let added = try await withConnection(timeoutAfterLease: false) { connection in
             try await Self.transaction(on: connection, logger: logger) {
                 var added = 0
                 var start = 0
@@ -39,6 +41,13 @@ extension PostgresPetStore {
                 return added
             }
         }
+        if added >= Self.analyzeAfter {
+            // Fresh statistics right after a bulk load, so the planner picks the location index at once.
+            try await withConnection(timeoutAfterLease: false) { connection in
+                try await connection.query("ANALYZE \(unescaped: table)", logger: logger)
+            }
+        }
+        return added
     }
 
     private func insertBatch(

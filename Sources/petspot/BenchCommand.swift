@@ -31,7 +31,7 @@ struct BenchCommand: AsyncParsableCommand {
         @Option(help: "Pets in the store benchmark.")
         var pets = 1_000_000
 
-        @Option(help: "Database file for the store benchmark; reused if it already holds --pets pets (default: a temporary file).")
+        @Option(help: "Database file for the store benchmark; reused if it already holds --pets pets (default: a temporary file). A postgres:// URL benchmarks PostgreSQL too, on the same pets, after a temporary SQLite file.")
         var database: String?
 
         @Option(help: "Nearby queries to time.")
@@ -50,10 +50,14 @@ struct BenchCommand: AsyncParsableCommand {
         var concurrency = 8
 
         func run() async throws {
+            // Results appear line by line even when written to a file.
+            setvbuf(stdout, nil, _IOLBF, 0)
             let clock = ContinuousClock()
             let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-bench-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: temporary) }
-            let path = database ?? temporary.appendingPathComponent("store.sqlite").path
+            let location = try database.map { try PetStoreLocation($0) }
+            var path = temporary.appendingPathComponent("store.sqlite").path
+            if case .sqlite(let file) = location { path = file }
             let store = try SQLitePetStore(path: path)
             let existing = try await store.count()
             if existing < pets {
@@ -67,6 +71,7 @@ struct BenchCommand: AsyncParsableCommand {
             _ = try await PetStoreBenchmark.nearby(store: store, centers: Array(centers.prefix(50)))
             print("nearby (R*Tree + haversine), 50 km, limit 20: \(try await PetStoreBenchmark.nearby(store: store, centers: centers))")
             print("full scan + haversine,        50 km, limit 20: \(try await PetStoreBenchmark.fullScan(store: store, centers: Array(centers.prefix(scanQueries))))")
+            if case .postgres(let configuration) = location { try await benchmarkPostgres(configuration, centers: centers) }
             if httpPets > 0 { try await benchmarkHTTP(directory: temporary) }
         }
 

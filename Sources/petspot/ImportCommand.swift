@@ -13,7 +13,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: "JSON file: an array of animals, or a {\"animals\": [...]} body.")
     var file: String
 
-    @Option(help: "SQLite database file (default: ./\(PetServerConfiguration.defaultDatabasePath)).")
+    @Option(help: "SQLite database file, or postgres://USER@HOST:PORT/DATABASE for PostgreSQL with PostGIS (default: ./\(PetServerConfiguration.defaultDatabasePath)).")
     var database = PetServerConfiguration.defaultDatabasePath
 
     func run() async throws {
@@ -25,9 +25,11 @@ struct ImportCommand: AsyncParsableCommand {
         }
         do {
             let animals = try PetImporter.parse(data)
-            let store = try SQLitePetStore(path: database)
+            let location = try PetStoreLocation(database)
+            let store = try await location.open()
             let imported = try await PetImporter.importPets(animals, into: store)
-            print("imported \(imported) pets into \(database)")
+            await store.shutdown()
+            print("imported \(imported) pets into \(location)")
         } catch let error as PetImportError {
             throw PetDataCommandError("\(file): \(error); nothing was imported")
         }

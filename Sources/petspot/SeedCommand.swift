@@ -11,7 +11,7 @@ struct SeedCommand: AsyncParsableCommand {
     @Option(name: .customLong("demo"), help: "How many demo pets to add.")
     var count: Int
 
-    @Option(help: "SQLite database file (default: ./\(PetServerConfiguration.defaultDatabasePath)).")
+    @Option(help: "SQLite database file, or postgres://USER@HOST:PORT/DATABASE for PostgreSQL with PostGIS (default: ./\(PetServerConfiguration.defaultDatabasePath)).")
     var database = PetServerConfiguration.defaultDatabasePath
 
     func validate() throws {
@@ -19,8 +19,10 @@ struct SeedCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try SQLitePetStore(path: database)
+        let location = try PetStoreLocation(database)
+        let store = try await location.open()
         let added = try await store.insert(streaming: DemoPetGenerator().sequence(count: count), skippingExistingIDs: true)
-        print("added \(added) of \(count) demo pets to \(database) (the rest were there already); it holds \(try await store.count())")
+        print("added \(added) of \(count) demo pets to \(location) (the rest were there already); it holds \(try await store.count())")
+        await store.shutdown()
     }
 }

@@ -20,7 +20,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "TCP port (0 picks a free one).")
     var port = 8080
 
-    @Option(help: "SQLite database file (default: ./\(PetServerConfiguration.defaultDatabasePath)).")
+    @Option(help: "SQLite database file, or postgres://USER@HOST:PORT/DATABASE for PostgreSQL with PostGIS (default: ./\(PetServerConfiguration.defaultDatabasePath)).")
     var database = PetServerConfiguration.defaultDatabasePath
 
     func validate() throws {
@@ -28,9 +28,10 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let app = try await buildApplication(configuration: PetServerConfiguration(
-            host: host, port: port, databasePath: database
-        ))
+        let configuration = PetServerConfiguration(host: host, port: port, databasePath: database)
+        let store = try await openSeededPetStore(configuration: configuration)
+        let app = buildApplication(configuration: configuration, store: store)
         try await app.runService()
+        await store.shutdown()
     }
 }

@@ -1,0 +1,23 @@
+import PetServer
+import PetSpotDomain
+
+extension BenchCommand.Store {
+    /// The SQLite store benchmark repeated on PostgreSQL: the same deterministic demo pets and the same
+    /// query centres, so the two stores' figures compare directly.
+    func benchmarkPostgres(_ configuration: PostgresPetStore.Configuration, centers: [GeoCoordinate]) async throws {
+        let clock = ContinuousClock()
+        let store = try await PostgresPetStore.open(configuration)
+        let existing = try await store.count()
+        if existing < pets {
+            let elapsed = try await clock.measure {
+                try await store.insert(streaming: DemoPetGenerator().sequence(count: pets), skippingExistingIDs: true)
+            }
+            print("inserted \(pets - existing) pets in \(elapsed) (one transaction, then ANALYZE)")
+        }
+        print("store: \(try await store.count()) pets in \(configuration.displayURL) (schema \(configuration.schema))")
+        _ = try await PetStoreBenchmark.nearby(store: store, centers: Array(centers.prefix(50)))
+        print("nearby (PostGIS GiST, ST_DWithin + KNN <-> + haversine), 50 km, limit 20: \(try await PetStoreBenchmark.nearby(store: store, centers: centers))")
+        print("full scan + haversine (rows read over the wire),        50 km, limit 20: \(try await PetStoreBenchmark.fullScan(store: store, centers: Array(centers.prefix(scanQueries))))")
+        await store.shutdown()
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import PetAPI
+import PetServer
+import PetSpotDomain
+import Testing
+
+/// The store contract and PostgreSQL's own behaviour, against the server of `PETSPOT_POSTGRES_URL`.
+@Suite(.enabled(if: PostgresTestDatabase.shouldRun, PostgresTestDatabase.skipMessage))
+struct PostgresPetStoreTests {
+    @Test(arguments: PetStoreContract.allCases)
+    func givenFreshSchema_whenContractCaseRuns_thenItHolds(_ contractCase: PetStoreContract) async throws {
+        try await PostgresTestDatabase.withFreshStore { store async throws in
+            try await contractCase.run(on: store)
+        }
+    }
+
+    @Test func givenSameDemoPetsInBothStores_whenSearchingAnywhere_thenPagesAreIdenticalToSQLite() async throws {
+        let animals = DemoPetGenerator().animals(count: 4_000)
+        let sqlite = try await PetFixtures.sqliteStore(animals)
+        try await PostgresTestDatabase.withFreshStore { postgres async throws in
+            try await postgres.insert(animals)
+            var random = SplitMix64(seed: 8)
+            let centers = PetStoreBenchmark.centers(count: 40) + (0..<20).map { _ in
+                try! GeoCoordinate(latitude: random.unit() * 180 - 90, longitude: random.unit() * 360 - 180)
+            }
+            for center in centers {
+                for radius in [1.0, 10, 50, 500] {
+                    for page in 1...3 {
+                        let query = PetQuery(center: center, radiusKm: radius, limit: 40, page: page)
+                        let expected = try await sqlite.animals(matching: query)
+                        let actual = try await postgres.animals(matching: query)
+                        // Equal animals include equal distances, to the last bit.
+                        #expect(actual == expected, "center \(center), radius \(radius), page \(page)")
+                    }
+                }
+            }
+            for page in [1, 7, 100] {
+                let query = PetQuery(limit: 25, page: page)
+                #expect(try await postgres.animals(matching: query) == sqlite.animals(matching: query))
+            }
+        }
+    }
+
+    @Test func givenStoredAnimals_whenStoreIsOpenedAgain_thenMigrationIsKeptAndAnimalsRemain() async throws {
+        try await PostgresTestDatabase.withFreshStore { store async throws in
+            let animal = try PetFixtures.animal("survivor", lat: 52.23, lon: 21.01)
+            try await store.insert([animal])
+            let reopened = try await PostgresPetStore.open(store.configuration)
+            #expect(try await reopened.animal(id: "survivor") == animal)
+            let nearby = try await reopened.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 52.2, longitude: 21)))
+            #expect(nearby.animals.map(\.id) == ["survivor"])
+            await reopened.shutdown()
+        }
+    }
+
+    @Test func givenExistingDemoPets_whenSeedingAgainSkippingExisting_thenOnlyMissingOnesAreAdded() async throws {
+        try await PostgresTestDatabase.withFreshStore { store async throws in
+            #expect(try await store.insert(streaming: DemoPetGenerator().sequence(count: 10), skippingExistingIDs: true) == 10)
+            #expect(try await store.insert(streaming: DemoPetGenerator().sequence(count: 15), skippingExistingIDs: true) == 5)
+            #expect(try await store.count() == 15)
+        }
+    }
+
+    @Test func givenDuplicateInALaterBatch_whenInserting_thenItsIndexCountsFromTheStartAndNothingIsStored() async throws {
+        try await PostgresTestDatabase.withFreshStore { store async throws in
+            var animals = DemoPetGenerator().animals(count: 12_000)
+            animals[11_000].id = animals[3].id
+            await #expect(throws: PetStoreError.duplicateID(index: 11_000, id: animals[3].id)) {
+                try await store.insert(animals)
+            }
+            #expect(try await store.count() == 0)
+        }
+    }
+
+    @Test func givenWrongPassword_whenOpening_thenConnectionRefusedNamesTheServer() async throws {
+        var configuration = try PostgresTestDatabase.configuration()
+        configuration.password = "not-the-password"
+        let error = await #expect(throws: PostgresPetStoreError.self) {
+            try await PostgresPetStore.open(configuration)
+        }
+        guard case .connectionRefused(let url, let reason) = error else {
+            Issue.record("expected connectionRefused, got \(String(describing: error))")
+            return
+        }
+        #expect(url == configuration.displayURL)
+        #expect(reason.contains("password authentication failed"))
+        #expect(error?.description.contains("not-the-password") == false)
+    }
+
+    @Test func givenDatabaseWithoutPostGISAndNoRightToAddIt_whenOpening_thenSaysPostGISIsMissing() async throws {
+        let name = PostgresTestDatabase.uniqueName("petspot_plain")
+        let password = UUID().uuidString
+        try await PostgresTestDatabase.execute(
+            "CREATE ROLE \(name) LOGIN PASSWORD '\(password)'",
+            "CREATE DATABASE \(name) OWNER \(name)"
+        )
+        var configuration = try PostgresTestDatabase.configuration()
+        configuration.username = name
+        configuration.password = password
+        configuration.database = name
+        let error = await #expect(throws: PostgresPetStoreError.self) {
+            try await PostgresPetStore.open(configuration)
+        }
+        try await PostgresTestDatabase.execute("DROP DATABASE \(name)", "DROP ROLE \(name)")
+        guard case .postGISMissing(let url, let reason) = error else {
+            Issue.record("expected postGISMissing, got \(String(describing: error))")
+            return
+        }
+        #expect(url == configuration.displayURL)
+        #expect(reason.contains("postgis"))
+        #expect(error?.description.contains("CREATE EXTENSION postgis") == true)
+    }
+}
+
+/// Failures that need no server at all.
+@Suite struct PostgresPetStoreOpeningTests {
+    @Test func givenNothingListeningOnThePort_whenOpening_thenUnreachableErrorInsteadOfAHang() async throws {
+        let configuration = PostgresPetStore.Configuration(
+            host: "127.0.0.1", port: 1, username: "petspot", password: "secret", database: "petspot", tls: .disable
+        )
+        let error = await #expect(throws: PostgresPetStoreError.self) {
+            try await PostgresPetStore.open(configuration)
+        }
+        guard case .unreachable(let url, _) = error else {
+            Issue.record("expected unreachable, got \(String(describing: error))")
+            return
+        }
+        #expect(url == "postgres://petspot@127.0.0.1:1/petspot")
+        #expect(error?.description.contains("cannot reach PostgreSQL at postgres://petspot@127.0.0.1:1/petspot") == true)
+        #expect(error?.description.contains("secret") == false)
+    }
+}
