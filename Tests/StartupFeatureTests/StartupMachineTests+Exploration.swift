@@ -112,7 +112,8 @@ extension StartupMachineTests {
             defer { trail.removeLast() }
             for event in next.events(for: happening) {
                 if let broken = next.apply(event) {
-                    Issue.record("\(broken), after \(trail) from \(world.deviceStatus)")
+                    let steps = trail.map { "\($0)" }.joined(separator: " → ")
+                    Issue.record("\(broken), after \(steps) (device status at the start of this step: \(world.deviceStatus))")
                     return explored + 1
                 }
             }
