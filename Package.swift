@@ -73,6 +73,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "ScenarioRunner",
+            dependencies: [
+                "PetSpotDomain", "LocationService", "DeviceSimulator", "StartupFeature", "PetAPI", "PetServer",
+                concurrencyExtras, logging,
+            ],
+            resources: [.copy("Scenarios")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "TestSupport",
             dependencies: ["PetSpotDomain", "LocationService", concurrencyExtras],
             swiftSettings: swiftSettings
@@ -81,7 +90,7 @@ let package = Package(
             name: "petspot",
             dependencies: [
                 "PetSpotDomain", "LocationService", "DeviceSimulator", "Permissions",
-                "StartupFeature", "PetAPI", "PetServer", clocks, logging,
+                "StartupFeature", "PetAPI", "PetServer", "ScenarioRunner", clocks, logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -126,6 +135,11 @@ let package = Package(
                 "StartupFeature", "PetSpotDomain", "LocationService", "DeviceSimulator", "TestSupport",
                 clocks, concurrencyExtras, customDump,
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ScenarioRunnerTests",
+            dependencies: ["ScenarioRunner", "PetSpotDomain"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,152 @@
+import Foundation
+import PetSpotDomain
+
+extension Scenario {
+    /// Reads a scenario file. Every problem is reported with its JSON path.
+    public static func parse(_ data: Data) throws(ScenarioFileError) -> Scenario {
+        let root = try JSONCursor.parse(data)
+        let object = try root.object(known: ["name", "device", "network", "steps"])
+        let name = try object.required("name", of: root).string()
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ScenarioFileError(path: "$.name", message: "must not be empty")
+        }
+        let device = try object.member("device", of: root).map(Device.parse) ?? Device()
+        let network = try object.member("network", of: root).map(Network.parse) ?? Network()
+        let stepsCursor = try object.required("steps", of: root)
+        var steps: [Step] = []
+        for cursor in try stepsCursor.array() {
+            let step = try Step.parse(cursor)
+            if let previous = steps.last, step.atMs < previous.atMs {
+                throw ScenarioFileError(
+                    path: "\(cursor.path).atMs",
+                    message: "steps must be in time order: \(step.atMs) comes after \(previous.atMs)"
+                )
+            }
+            steps.append(step)
+        }
+        guard !steps.isEmpty else { throw stepsCursor.fail("needs at least one step") }
+        return Scenario(name: name, device: device, network: network, steps: steps)
+    }
+}
+
+extension Scenario.Device {
+    static func parse(_ cursor: JSONCursor) throws(ScenarioFileError) -> Self {
+        let object = try cursor.object(known: [
+            "authorization", "locationServicesEnabled", "preciseLocation", "infoPlistHasWhenInUseKey",
+            "position", "fixDelayMs", "cachedFix",
+        ])
+        var device = Self()
+        if let value = object.member("authorization", of: cursor) {
+            device.authorization = try value.oneOf(LocationPermissionStatus.self)
+        }
+        if let value = object.member("locationServicesEnabled", of: cursor) {
+            device.locationServicesEnabled = try value.bool()
+        }
+        if let value = object.member("preciseLocation", of: cursor) { device.preciseLocation = try value.bool() }
+        if let value = object.member("infoPlistHasWhenInUseKey", of: cursor) {
+            device.infoPlistHasWhenInUseKey = try value.bool()
+        }
+        if let value = object.member("position", of: cursor) {
+            device.position = value.isNull ? nil : try Scenario.Coordinate.parse(value)
+        }
+        if let value = object.member("fixDelayMs", of: cursor) {
+            device.fixDelayMs = try value.integer(in: 0...600_000)
+        }
+        if let value = object.member("cachedFix", of: cursor), !value.isNull {
+            let fix = try value.object(known: ["lat", "lon", "ageMs"])
+            device.cachedFix = Scenario.CachedFix(
+                position: try Scenario.Coordinate.parse(value, known: ["lat", "lon", "ageMs"]),
+                ageMs: try fix.required("ageMs", of: value).integer(in: 0...31_536_000_000)
+            )
+        }
+        return device
+    }
+}
+
+extension Scenario.Coordinate {
+    static func parse(_ cursor: JSONCursor) throws(ScenarioFileError) -> Self {
+        try parse(cursor, known: ["lat", "lon"])
+    }
+
+    static func parse(_ cursor: JSONCursor, known: Set<String>) throws(ScenarioFileError) -> Self {
+        let object = try cursor.object(known: known)
+        let latCursor = try object.required("lat", of: cursor)
+        let lonCursor = try object.required("lon", of: cursor)
+        let lat = try latCursor.double()
+        let lon = try lonCursor.double()
+        guard (-90.0...90.0).contains(lat) else { throw latCursor.fail("latitude \(lat) is not between -90 and 90") }
+        guard (-180.0...180.0).contains(lon) else {
+            throw lonCursor.fail("longitude \(lon) is not between -180 and 180")
+        }
+        return Self(lat: lat, lon: lon)
+    }
+}
+
+extension Scenario.Network {
+    static func parse(_ cursor: JSONCursor) throws(ScenarioFileError) -> Self {
+        let object = try cursor.object(known: ["latencyMs", "reachable"])
+        var network = Self()
+        if let value = object.member("latencyMs", of: cursor) { network.latencyMs = try value.integer(in: 0...60_000) }
+        if let value = object.member("reachable", of: cursor) { network.reachable = try value.bool() }
+        return network
+    }
+}
+
+extension Scenario.Step {
+    private static let keys: [String: Set<String>] = [
+        "launch": [], "terminate": [], "background": [], "foreground": [], "tapRetry": [],
+        "answerSystemAlert": ["choice"], "tapPopup": ["button"],
+        "settings": ["authorization", "locationServicesEnabled", "preciseLocation"],
+        "moveTo": ["lat", "lon"], "network": ["reachable", "latencyMs"],
+    ]
+
+    static func parse(_ cursor: JSONCursor) throws(ScenarioFileError) -> Self {
+        let everyKey = keys.values.reduce(into: Set(["atMs", "action"])) { $0.formUnion($1) }
+        let loose = try cursor.object(known: everyKey)
+        let atMs = try loose.required("atMs", of: cursor).integer(in: 0...86_400_000)
+        let actionCursor = try loose.required("action", of: cursor)
+        let actionName = try actionCursor.string()
+        guard let allowed = keys[actionName] else {
+            throw actionCursor.fail("\"\(actionName)\" is not one of \(keys.keys.sorted().joined(separator: " | "))")
+        }
+        let object = try cursor.object(known: allowed.union(["atMs", "action"]))
+        return Self(atMs: atMs, action: try action(actionName, object, cursor))
+    }
+
+    private static func action(
+        _ name: String,
+        _ object: [String: Any],
+        _ cursor: JSONCursor
+    ) throws(ScenarioFileError) -> Scenario.Action {
+        switch name {
+        case "launch": return .launch
+        case "terminate": return .terminate
+        case "background": return .background
+        case "foreground": return .foreground
+        case "tapRetry": return .tapRetry
+        case "answerSystemAlert":
+            return .answerSystemAlert(try object.required("choice", of: cursor).oneOf(Scenario.AlertChoice.self))
+        case "tapPopup":
+            return .tapPopup(try object.required("button", of: cursor).oneOf(Scenario.PopupButton.self))
+        case "settings":
+            let change = Scenario.SettingsChange(
+                authorization: try object.member("authorization", of: cursor)?.oneOf(LocationPermissionStatus.self),
+                locationServicesEnabled: try object.member("locationServicesEnabled", of: cursor)?.bool(),
+                preciseLocation: try object.member("preciseLocation", of: cursor)?.bool()
+            )
+            guard change != Scenario.SettingsChange() else {
+                throw cursor.fail("settings needs authorization, locationServicesEnabled or preciseLocation")
+            }
+            return .settings(change)
+        case "moveTo":
+            return .moveTo(try Scenario.Coordinate.parse(cursor, known: ["atMs", "action", "lat", "lon"]))
+        default:
+            let change = Scenario.NetworkChange(
+                reachable: try object.member("reachable", of: cursor)?.bool(),
+                latencyMs: try object.member("latencyMs", of: cursor)?.integer(in: 0...60_000)
+            )
+            guard change != Scenario.NetworkChange() else { throw cursor.fail("network needs reachable or latencyMs") }
+            return .network(change)
+        }
+    }
+}

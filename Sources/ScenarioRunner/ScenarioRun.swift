@@ -1,0 +1,163 @@
+import ConcurrencyExtras
+import DeviceSimulator
+import Foundation
+import LocationService
+import PetAPI
+import PetSpotDomain
+import StartupFeature
+
+/// Plays one ``Scenario`` against the whole app and records what happened.
+///
+/// Time is virtual: the driver moves a ``VirtualClock`` from one due moment to the next, and at each
+/// moment lets every piece of work that is ready run to quiet before moving on. Real HTTP to the
+/// server is awaited while virtual time stands still, and its answers are handed back only at quiet
+/// moments, in the order they were asked. The log is therefore the same on every run — provided no
+/// other work shares the process's executor; `petspot run` arranges that.
+@MainActor
+public final class ScenarioRun {
+    /// What a run produced.
+    public struct Outcome: Sendable {
+        public var lines: [LogLine]
+        /// The step that could not happen, if the run stopped early.
+        public var failure: ScenarioRunError?
+    }
+
+    /// How long the run goes on after the last step while anything is pending.
+    public static let tail: Duration = .seconds(60)
+
+    let scenario: Scenario
+    let serverURL: URL
+    let clock = VirtualClock()
+    let device: SimulatedDevice
+    let network: SimulatedNetwork
+    var viewModel: AnimalListViewModel?
+    var lines: [LogLine] = []
+    var deviceEventCount = 0
+    /// Scene changes not yet told to the app (never told from inside a device callback).
+    var pendingPhases: [AppScenePhase] = []
+    /// The failure a location request ended with, since the app last asked for one.
+    var lastLocationFailure: String?
+
+    init(scenario: Scenario, serverURL: URL) {
+        self.scenario = scenario
+        self.serverURL = serverURL
+        self.device = SimulatedDevice(configuration: scenario.device.configuration, clock: clock)
+        self.network = SimulatedNetwork(
+            latency: .milliseconds(scenario.network.latencyMs),
+            reachable: scenario.network.reachable
+        )
+        device.onEvent = { [weak self] entry in self?.deviceRecorded(entry) }
+    }
+
+    /// Runs `scenario` against the listing server at `serverURL`.
+    public static func run(_ scenario: Scenario, serverURL: URL) async -> Outcome {
+        let run = ScenarioRun(scenario: scenario, serverURL: serverURL)
+        let failure = await run.play()
+        return Outcome(lines: run.lines, failure: failure)
+    }
+
+    private func play() async -> ScenarioRunError? {
+        for (index, step) in scenario.steps.enumerated() {
+            await advance(to: .milliseconds(step.atMs))
+            do {
+                try perform(step.action)
+            } catch {
+                return ScenarioRunError(stepIndex: index, step: step, message: error.description)
+            }
+            await settle()
+        }
+        let end = Duration.milliseconds(scenario.steps.last?.atMs ?? 0) + Self.tail
+        while let next = clock.nextDeadline, next.offset <= end {
+            await advance(to: next.offset)
+        }
+        return nil
+    }
+
+    /// Moves virtual time to `target`, stopping at every moment something is due on the way.
+    private func advance(to target: Duration) async {
+        while let next = clock.nextDeadline, next.offset <= target {
+            clock.move(to: next)
+            device.runDueWork()
+            await settle()
+        }
+        clock.move(to: VirtualClock.Instant(offset: target))
+        device.runDueWork()
+        await settle()
+    }
+
+    /// Lets everything that can run at this moment run, until the system is quiet.
+    func settle() async {
+        var quietRounds = 0
+        while quietRounds < 3 {
+            let before = activity
+            deliverScenePhases()
+            await Task.megaYield(count: 40)
+            deliverScenePhases()
+            if network.requestsOnTheWire > 0 {
+                quietRounds = 0
+            } else if activity != before {
+                quietRounds = 0
+            } else if network.hasHeldResponses {
+                network.releaseOldest()
+                quietRounds = 0
+            } else {
+                quietRounds += 1
+            }
+        }
+    }
+
+    private var activity: [Int] {
+        [lines.count, deviceEventCount, clock.sleepCount, network.changes, pendingPhases.count]
+    }
+
+    private func deliverScenePhases() {
+        guard let viewModel else {
+            pendingPhases.removeAll()
+            return
+        }
+        while !pendingPhases.isEmpty {
+            viewModel.scenePhaseChanged(to: pendingPhases.removeFirst())
+        }
+    }
+
+    var atMs: Int {
+        let (seconds, attoseconds) = clock.now.offset.components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+
+    func log(_ source: LogLine.Source, _ event: String, _ fields: [(String, LogLine.Value)] = []) {
+        lines.append(LogLine(atMs: atMs, source: source, event: event, fields: fields))
+    }
+}
+
+/// A step that could not happen at its moment (answering an alert that is not shown, say).
+public struct ScenarioRunError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var stepIndex: Int
+    public var step: Scenario.Step
+    public var message: String
+
+    public var description: String {
+        "$.steps[\(stepIndex)] (\(step.action.name) at \(step.atMs) ms): \(message)"
+    }
+}
+
+extension Scenario.Device {
+    /// The simulated phone this describes.
+    var configuration: DeviceConfiguration {
+        DeviceConfiguration(
+            infoPlistKeys: infoPlistHasWhenInUseKey ? [SimulatedDevice.InfoPlistKey.locationWhenInUse] : [],
+            location: DeviceConfiguration.Location(
+                authorization: authorization,
+                servicesEnabled: locationServicesEnabled,
+                preciseLocation: preciseLocation,
+                position: position.flatMap { try? GeoCoordinate(latitude: $0.lat, longitude: $0.lon) },
+                fixDelay: .milliseconds(fixDelayMs),
+                cachedFix: cachedFix.flatMap { fix in
+                    (try? GeoCoordinate(latitude: fix.position.lat, longitude: fix.position.lon)).map {
+                        DeviceConfiguration.CachedFix(coordinate: $0, age: .milliseconds(fix.ageMs))
+                    }
+                }
+            )
+        )
+    }
+}

@@ -1,0 +1,87 @@
+import ConcurrencyExtras
+
+/// A clock that moves only when the scenario driver moves it, and that tells the driver when its
+/// next sleeper is due — what the driver needs to step from one wake-up to the next exactly.
+public final class VirtualClock: Clock, Sendable {
+    public struct Instant: InstantProtocol, Hashable {
+        public var offset: Duration
+
+        public init(offset: Duration) {
+            self.offset = offset
+        }
+
+        public func advanced(by duration: Duration) -> Self { Self(offset: offset + duration) }
+        public func duration(to other: Self) -> Duration { other.offset - offset }
+        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    private struct Sleeper {
+        let id: Int
+        let deadline: Instant
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now = Instant(offset: .zero)
+        var sleepers: [Sleeper] = []
+        var nextID = 0
+    }
+
+    private let state = LockIsolated(State())
+
+    public init() {}
+
+    public var now: Instant { state.value.now }
+    public var minimumResolution: Duration { .zero }
+
+    /// How many sleeps were ever started; grows with every one, so a driver can tell activity.
+    public var sleepCount: Int { state.value.nextID }
+
+    /// The earliest deadline anyone sleeps until, or nil when nobody sleeps.
+    public var nextDeadline: Instant? {
+        state.value.sleepers.map(\.deadline).min()
+    }
+
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try Task.checkCancellation()
+        let id = state.withValue { state -> Int in
+            state.nextID += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                // Checked under the lock that the cancellation handler also takes: either the handler
+                // ran before (and the task is already marked cancelled) or it will find the sleeper.
+                let outcome = state.withValue { state -> Result<Bool, CancellationError> in
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if deadline <= state.now { return .success(true) }
+                    state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    return .success(false)
+                }
+                switch outcome {
+                case .failure(let error): continuation.resume(throwing: error)
+                case .success(true): continuation.resume()
+                case .success(false): break
+                }
+            }
+        } onCancel: {
+            let sleeper = state.withValue { state -> Sleeper? in
+                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.sleepers.remove(at: index)
+            }
+            sleeper?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves time to `instant` (never backwards) and wakes, in deadline order, everyone due by then.
+    public func move(to instant: Instant) {
+        let due = state.withValue { state -> [Sleeper] in
+            if state.now < instant { state.now = instant }
+            let due = state.sleepers.filter { $0.deadline <= state.now }
+                .sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
+            state.sleepers.removeAll { $0.deadline <= state.now }
+            return due
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import ScenarioRunner
+
+/// `petspot run`: one scenario, played against the real app on the simulated iPhone.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Play a scenario file: the real app on a simulated iPhone, against the real server.",
+        discussion: """
+            The app's view model and location service run on a simulated iPhone on virtual time; \
+            listings come over real HTTP from --server, or from a server started in this process on a \
+            temporary SQLite database with \(ScenarioHost.demoPetCount) demo pets. The same file \
+            prints the same log on every run. The file format is described in docs/scenarios.md.
+
+            Exit status: 0 when every step happened, 2 when the file is invalid or a step could not \
+            happen at its moment (the log up to that step is still printed).
+            """
+    )
+
+    @Option(help: "Scenario file (JSON).")
+    var scenario: String
+
+    @Option(help: "Base URL of a running pets server, e.g. http://127.0.0.1:8080.")
+    var server: String?
+
+    @Flag(help: "Print JSON Lines instead of text.")
+    var json = false
+
+    func validate() throws {
+        if let server {
+            guard let url = URL(string: server), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw ValidationError("--server must be an http(s) URL such as http://127.0.0.1:8080, not \"\(server)\"")
+            }
+        }
+    }
+
+    func run() async throws {
+        let parsed = try ScenarioFile.load(scenario)
+        let serverURL = server.flatMap(URL.init(string:))
+        guard let outcome = try await ScenarioHost.run([parsed], serverURL: serverURL).first else { return }
+        for line in outcome.lines { print(json ? line.jsonLine : line.textLine) }
+        if let failure = outcome.failure {
+            ScenarioFile.fail("\(scenario): \(failure)")
+        }
+    }
+}
+
+/// Reading scenario files, with errors that say which file and where in it.
+enum ScenarioFile {
+    static func load(_ path: String) throws -> Scenario {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            fail("cannot read scenario file \(path): \(error.localizedDescription)")
+        }
+        do {
+            return try Scenario.parse(data)
+        } catch {
+            fail("\(path): \(error)")
+        }
+    }
+
+    /// Prints `message` to standard error and exits with status 2.
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+        Foundation.exit(2)
+    }
+}

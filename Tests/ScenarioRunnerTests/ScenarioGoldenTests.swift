@@ -1,0 +1,48 @@
+import Foundation
+import ScenarioRunner
+import Testing
+
+/// Every scenario file in `Scenarios/` is played by the real command and must print exactly its
+/// expected event log (`NAME.expected.jsonl`, rewritten by `scripts/update-golden.sh`).
+@Suite struct ScenarioGoldenTests {
+    static let scenarioFiles = BundledScenarios.files
+
+    @Test func givenTheBundledScenarios_whenListed_thenEveryAcceptanceScenarioAndEdgeCaseHasAFile() {
+        let names = Set(Self.scenarioFiles.map { $0.deletingPathExtension().lastPathComponent.prefix(5) })
+        for story in ["us1-1", "us1-2", "us1-3", "us1-4", "us2-1", "us2-2", "us2-3", "us2-4", "us3-1", "us3-2",
+            "us3-3", "us3-4", "us3-5", "us4-1", "us4-2", "us4-3", "us4-4"]
+        {
+            #expect(names.contains(Substring(story)), "no scenario file for \(story)")
+        }
+        #expect(Self.scenarioFiles.count(where: { $0.lastPathComponent.hasPrefix("edge-") }) >= 5)
+    }
+
+    @Test(arguments: scenarioFiles)
+    func givenAScenarioFile_whenPlayedByPetspotRun_thenItPrintsItsExpectedLog(file: URL) throws {
+        let expectedFile = file.deletingPathExtension().appendingPathExtension("expected.jsonl")
+        let expected = try String(contentsOf: expectedFile, encoding: .utf8)
+
+        let run = try PetspotProcess.run(["run", "--scenario", file.path, "--json"])
+
+        #expect(run.status == 0, "\(run.standardError)")
+        let actualLines = run.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+        let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, pair) in zip(actualLines, expectedLines).enumerated() where pair.0 != pair.1 {
+            Issue.record("line \(index + 1) differs:\n  expected \(pair.1)\n  actual   \(pair.0)")
+            break
+        }
+        #expect(actualLines.count == expectedLines.count)
+        checkStory(file.deletingPathExtension().lastPathComponent, run.standardOutput)
+    }
+
+    @Test func givenTheSameScenario_whenRunTwice_thenBothOutputsAreByteIdentical() throws {
+        let file = try #require(Self.scenarioFiles.first { $0.lastPathComponent.hasPrefix("edge-change-during-query") })
+
+        let first = try PetspotProcess.run(["run", "--scenario", file.path])
+        let second = try PetspotProcess.run(["run", "--scenario", file.path])
+
+        #expect(first.status == 0)
+        #expect(!first.standardOutput.isEmpty)
+        #expect(first.standardOutput == second.standardOutput)
+    }
+}

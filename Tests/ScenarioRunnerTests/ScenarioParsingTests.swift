@@ -1,0 +1,94 @@
+import Foundation
+import PetSpotDomain
+import ScenarioRunner
+import Testing
+
+@Suite struct ScenarioParsingTests {
+    private func parse(_ json: String) throws(ScenarioFileError) -> Scenario {
+        try Scenario.parse(Data(json.utf8))
+    }
+
+    private func error(_ json: String) -> ScenarioFileError? {
+        do {
+            _ = try parse(json)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func givenTheIssuesExampleFile_whenParsed_thenEveryFieldIsRead() throws {
+        let scenario = try parse("""
+            {"name": "first launch", "device": {"authorization": "notDetermined", "locationServicesEnabled": true,
+              "preciseLocation": false, "infoPlistHasWhenInUseKey": true, "position": {"lat": 52.2297, "lon": 21.0122},
+              "fixDelayMs": 800, "cachedFix": {"lat": 52.23, "lon": 21.01, "ageMs": 30000}},
+             "network": {"latencyMs": 40, "reachable": true},
+             "steps": [{"atMs": 0, "action": "launch"},
+                       {"atMs": 1200, "action": "answerSystemAlert", "choice": "allowWhileUsing"}]}
+            """)
+        #expect(scenario.name == "first launch")
+        #expect(scenario.device.preciseLocation == false)
+        #expect(scenario.device.position == Scenario.Coordinate(lat: 52.2297, lon: 21.0122))
+        #expect(scenario.device.cachedFix == Scenario.CachedFix(position: .init(lat: 52.23, lon: 21.01), ageMs: 30000))
+        #expect(scenario.steps == [
+            .init(atMs: 0, action: .launch), .init(atMs: 1200, action: .answerSystemAlert(.allowWhileUsing)),
+        ])
+    }
+
+    @Test func givenOnlyNameAndSteps_whenParsed_thenEveryOtherFieldHasItsDocumentedDefault() throws {
+        let scenario = try parse(#"{"name": "n", "steps": [{"atMs": 0, "action": "launch"}]}"#)
+        #expect(scenario.device == Scenario.Device())
+        #expect(scenario.device.authorization == .notDetermined)
+        #expect(scenario.device.fixDelayMs == 800)
+        #expect(scenario.network == Scenario.Network(latencyMs: 40, reachable: true))
+    }
+
+    @Test func givenNullPosition_whenParsed_thenNoFixIsPossible() throws {
+        let scenario = try parse(#"{"name": "n", "device": {"position": null}, "steps": [{"atMs": 0, "action": "launch"}]}"#)
+        #expect(scenario.device.position == nil)
+    }
+
+    @Test func givenEveryAction_whenParsed_thenEachIsRecognised() throws {
+        let scenario = try parse("""
+            {"name": "n", "steps": [
+              {"atMs": 0, "action": "launch"}, {"atMs": 1, "action": "background"}, {"atMs": 2, "action": "foreground"},
+              {"atMs": 3, "action": "tapRetry"}, {"atMs": 4, "action": "tapPopup", "button": "goToSettings"},
+              {"atMs": 5, "action": "settings", "authorization": "denied", "preciseLocation": false},
+              {"atMs": 6, "action": "moveTo", "lat": -33.9, "lon": 151.2},
+              {"atMs": 7, "action": "network", "reachable": false}, {"atMs": 8, "action": "terminate"}]}
+            """)
+        #expect(scenario.steps.map(\.action.name) == [
+            "launch", "background", "foreground", "tapRetry", "tapPopup", "settings", "moveTo", "network", "terminate",
+        ])
+        #expect(scenario.steps[5].action == .settings(.init(authorization: .denied, preciseLocation: false)))
+    }
+
+    @Test(arguments: [
+        (#"{"name": "n", "steps": [{"atMs": 0, "action": "answerSystemAlert", "choice": "maybe"}]}"#, "$.steps[0].choice"),
+        (#"{"name": "n", "steps": [{"atMs": 0, "action": "jump"}]}"#, "$.steps[0].action"),
+        (#"{"name": "n", "steps": [{"atMs": -5, "action": "launch"}]}"#, "$.steps[0].atMs"),
+        (#"{"name": "n", "steps": [{"atMs": 10, "action": "launch"}, {"atMs": 5, "action": "background"}]}"#, "$.steps[1].atMs"),
+        (#"{"name": "n", "device": {"authorisation": "denied"}, "steps": [{"atMs": 0, "action": "launch"}]}"#, "$.device.authorisation"),
+        (#"{"name": "n", "device": {"authorization": "granted"}, "steps": [{"atMs": 0, "action": "launch"}]}"#, "$.device.authorization"),
+        (#"{"name": "n", "device": {"position": {"lat": 95, "lon": 0}}, "steps": [{"atMs": 0, "action": "launch"}]}"#, "$.device.position.lat"),
+        (#"{"name": "n", "device": {"fixDelayMs": "fast"}, "steps": [{"atMs": 0, "action": "launch"}]}"#, "$.device.fixDelayMs"),
+        (#"{"name": "n", "network": {"reachable": 1}, "steps": [{"atMs": 0, "action": "launch"}]}"#, "$.network.reachable"),
+        (#"{"name": "n", "steps": [{"atMs": 0, "action": "tapPopup"}]}"#, "$.steps[0].button"),
+        (#"{"name": "n", "steps": [{"atMs": 0, "action": "launch", "choice": "dontAllow"}]}"#, "$.steps[0].choice"),
+        (#"{"name": "n", "steps": [{"atMs": 0, "action": "settings"}]}"#, "$.steps[0]"),
+        (#"{"name": "n", "steps": []}"#, "$.steps"),
+        (#"{"steps": [{"atMs": 0, "action": "launch"}]}"#, "$.name"),
+        (#"[1, 2]"#, "$"),
+        (#"{"name": "n", "steps": [ {"atMs": 0 "#, "$"),
+    ])
+    func givenABadScenario_whenParsed_thenTheErrorNamesTheJSONPathOfTheProblem(json: String, path: String) {
+        let failure = error(json)
+        #expect(failure?.path == path, "\(failure?.description ?? "no error")")
+        #expect(failure?.message.isEmpty == false)
+    }
+
+    @Test func givenAnUnknownChoice_whenParsed_thenTheMessageListsTheAllowedValues() {
+        let failure = error(#"{"name": "n", "steps": [{"atMs": 0, "action": "answerSystemAlert", "choice": "yes"}]}"#)
+        #expect(failure?.description == "$.steps[0].choice: \"yes\" is not one of allowWhileUsing | allowOnce | dontAllow")
+    }
+}

@@ -1,0 +1,27 @@
+import ScenarioRunner
+import Testing
+
+@Suite struct VirtualClockTests {
+    @Test func givenSleepers_whenTimeMovesPastTheirDeadlines_thenTheyWakeAndTheNextDeadlineFollows() async throws {
+        let clock = VirtualClock()
+        let early = Task { try await clock.sleep(for: .seconds(1)) }
+        let late = Task { try await clock.sleep(for: .seconds(5)) }
+        while clock.nextDeadline == nil || clock.sleepCount < 2 { await Task.yield() }
+        #expect(clock.nextDeadline?.offset == .seconds(1))
+
+        clock.move(to: .init(offset: .seconds(2)))
+        try await early.value
+
+        #expect(clock.nextDeadline?.offset == .seconds(5))
+        late.cancel()
+        await #expect(throws: CancellationError.self) { try await late.value }
+        #expect(clock.nextDeadline == nil)
+    }
+
+    @Test func givenTime_whenMovedBackwards_thenItStaysWhereItWas() {
+        let clock = VirtualClock()
+        clock.move(to: .init(offset: .seconds(3)))
+        clock.move(to: .init(offset: .seconds(1)))
+        #expect(clock.now.offset == .seconds(3))
+    }
+}
