@@ -10,7 +10,8 @@ public final class SimulatedPermissionPrompt<Answer: Sendable> {
 
     private var answerWaiters: [AsyncStream<Answer>.Continuation] = []
     private var shownWaiters: [AsyncStream<Void>.Continuation] = []
-    private let visibilityChanged: @MainActor (Bool) -> Void
+    /// Told when the prompt appears or goes; a device replaces it to show the prompt as its alert.
+    var visibilityChanged: @MainActor (Bool) -> Void
 
     /// - Parameter visibilityChanged: told when the prompt appears or goes (the app is inactive while
     ///   a system prompt is up, rule 29).

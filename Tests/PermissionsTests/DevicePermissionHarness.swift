@@ -1,0 +1,81 @@
+import Clocks
+import DeviceSimulator
+import LocationService
+import PetSpotDomain
+import Permissions
+
+/// A permission manager inside the app on a simulated iPhone: its own location manager, the device's
+/// Motion and HealthKit, Settings opened through the device, all on a test clock.
+@MainActor
+final class DevicePermissionHarness {
+    static let allKeys: Set<String> = Set(InfoPlistRequirement.all.filter { $0.source == .infoPlist }.map(\.key))
+
+    let clock = TestClock<Duration>()
+    let device: SimulatedDevice
+    let ledger = InMemoryPermissionLedger()
+    let manager: PermissionManager
+
+    /// - Parameters:
+    ///   - appKeys: the Info.plist keys of the installed app.
+    ///   - managerKeys: the keys the manager believes Info.plist has (defaults to the same).
+    init(
+        appKeys: Set<String> = allKeys,
+        managerKeys: Set<String>? = nil,
+        location: DeviceConfiguration.Location = DeviceConfiguration.Location()
+    ) throws {
+        device = SimulatedDevice(
+            configuration: DeviceConfiguration(infoPlistKeys: appKeys, location: location),
+            clock: clock
+        )
+        try device.launch()
+        let locationManager = try device.makeLocationManager()
+        var values: [String: PropertyList.Value] = [:]
+        for key in managerKeys ?? appKeys { values[key] = .string("Why PetSpot asks.") }
+        values["NSLocationTemporaryUsageDescriptionDictionary"] = .dictionary(["NearbyPets": .string("Exact distances.")])
+        manager = PermissionManager(
+            location: locationManager,
+            motion: device.motion,
+            health: device.health,
+            infoPlist: PropertyList(values),
+            ledger: ledger,
+            settingsOpener: SettingsOpener { [device] in try? device.openSettings() },
+            clock: clock,
+            configuration: PermissionHarness.configuration
+        )
+    }
+
+    /// Lets the device run what is due now (the creation callback and other queued callbacks).
+    func settle() async {
+        await clock.advance(by: .zero)
+        device.runDueWork()
+    }
+
+    /// Returns once a system alert of `kind` is on screen; no time involved.
+    func alertShown(_ kind: SystemAlert.Kind) async {
+        if device.systemAlert?.kind == kind { return }
+        for await entry in device.logEntries() {
+            if case .systemAlertShown(let alert) = entry.event, alert.kind == kind { return }
+        }
+    }
+
+    /// Returns once the device logged that it ignored `request`; no time involved.
+    func ignored(_ request: String) async -> String? {
+        if let reason = ignoredReasons(request).last { return reason }
+        for await entry in device.logEntries() {
+            if case .requestIgnored(request, let reason) = entry.event { return reason }
+        }
+        return nil
+    }
+
+    func ignoredReasons(_ request: String) -> [String] {
+        device.log.compactMap {
+            if case .requestIgnored(request, let reason) = $0.event { reason } else { nil }
+        }
+    }
+
+    var alertsShown: [SystemAlert.Kind] {
+        device.log.compactMap {
+            if case .systemAlertShown(let alert) = $0.event { alert.kind } else { nil }
+        }
+    }
+}

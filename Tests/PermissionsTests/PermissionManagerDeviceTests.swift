@@ -1,0 +1,182 @@
+import Clocks
+import DeviceSimulator
+import PetSpotDomain
+import Permissions
+import Testing
+
+/// The permission manager inside the app on the simulated iPhone, which follows IOS_SEMANTICS.md.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct PermissionManagerDeviceTests {
+    // MARK: Location, two steps (rules 3–6)
+
+    @Test func givenFreshInstall_whenWhileUsingThenChangeToAlwaysAllow_thenTwoPromptsAndAlways() async throws {
+        let harness = try DevicePermissionHarness()
+        await harness.settle()
+        let first = Task { try await harness.manager.requestLocationWhenInUse() }
+        await harness.alertShown(.locationWhenInUse)
+        try harness.device.answerSystemAlert(.allowWhileUsing)
+        #expect(try await first.value == .authorized)
+        let second = Task { try await harness.manager.requestLocationAlways() }
+        await harness.alertShown(.locationAlwaysUpgrade)
+        try harness.device.answerAlwaysUpgrade(.changeToAlwaysAllow)
+        #expect(try await second.value == .upgraded)
+        #expect(harness.manager.locationStatus == .authorizedAlways)
+        #expect(harness.alertsShown == [.locationWhenInUse, .locationAlwaysUpgrade])
+    }
+
+    @Test func givenWhileUsing_whenKeepOnlyWhileUsing_thenNoCallbackAndTheWaitEndsWhenTheAppIsActiveAgain() async throws {
+        let harness = try DevicePermissionHarness(location: .init(authorization: .authorizedWhenInUse))
+        await harness.settle()
+        let request = Task { try await harness.manager.requestLocationAlways() }
+        await harness.alertShown(.locationAlwaysUpgrade)
+        #expect(harness.device.scenePhase == .inactive)
+        try harness.device.answerAlwaysUpgrade(.keepOnlyWhileUsing)
+        #expect(harness.device.scenePhase == .active)
+        await harness.manager.refresh()
+        await harness.clock.advance(by: .seconds(1))
+        #expect(try await request.value == .stayedWhenInUse)
+        #expect(try await harness.manager.requestLocationAlways() == .alreadyAskedOnce)
+        #expect(harness.alertsShown == [.locationAlwaysUpgrade])
+    }
+
+    @Test func givenAllowOnce_whenRequestAlways_thenIOSIgnoresItAndTheWaitIsBounded() async throws {
+        let harness = try DevicePermissionHarness()
+        await harness.settle()
+        let first = Task { try await harness.manager.requestLocationWhenInUse() }
+        await harness.alertShown(.locationWhenInUse)
+        try harness.device.answerSystemAlert(.allowOnce)
+        #expect(try await first.value == .authorized)
+        let second = Task { try await harness.manager.requestLocationAlways() }
+        #expect(await harness.ignored("requestAlwaysAuthorization") == "the When-In-Use grant is temporary (Allow Once)")
+        await harness.clock.advance(by: .seconds(60))
+        #expect(try await second.value == .stayedWhenInUse)
+        #expect(harness.ledger.alwaysLocationRequested)
+    }
+
+    @Test func givenAlwaysIgnoredDuringAllowOnce_whenTheGrantLapses_thenTheOneAlwaysRequestIsAvailableAgain() async throws {
+        let harness = try DevicePermissionHarness()
+        await harness.settle()
+        let first = Task { try await harness.manager.requestLocationWhenInUse() }
+        await harness.alertShown(.locationWhenInUse)
+        try harness.device.answerSystemAlert(.allowOnce)
+        _ = try await first.value
+        let second = Task { try await harness.manager.requestLocationAlways() }
+        _ = await harness.ignored("requestAlwaysAuthorization")
+        await harness.clock.advance(by: .seconds(60))
+        _ = try await second.value
+        try harness.device.background()
+        await harness.clock.advance(by: .seconds(10))
+        harness.device.runDueWork()
+        try harness.device.foreground()
+        await harness.manager.refresh()
+        #expect(harness.manager.state(for: .location) == .notDetermined)
+        #expect(!harness.ledger.alwaysLocationRequested)
+    }
+
+    @Test func givenAppInBackground_whenRequestWhenInUse_thenIOSShowsNothingAndTheWaitIsBounded() async throws {
+        let harness = try DevicePermissionHarness()
+        await harness.settle()
+        try harness.device.background()
+        let request = Task { try await harness.manager.requestLocationWhenInUse() }
+        #expect(await harness.ignored("requestWhenInUseAuthorization") == "the app is not in the foreground")
+        await harness.clock.advance(by: .seconds(60))
+        #expect(try await request.value == .notDetermined)
+        #expect(harness.alertsShown.isEmpty)
+    }
+
+    @Test func givenDenied_whenOpenSettingsAndWhileUsingChosenThere_thenAuthorizedOnReturn() async throws {
+        let harness = try DevicePermissionHarness(location: .init(authorization: .denied))
+        await harness.settle()
+        let updates = harness.manager.stateUpdates(for: .location)
+        harness.manager.openSettings()
+        #expect(harness.device.scenePhase == .background)
+        try harness.device.setLocationAuthorization(.whileUsing)
+        try harness.device.foreground()
+        await harness.manager.refresh()
+        var iterator = updates.makeAsyncIterator()
+        #expect(await iterator.next() == .denied)
+        #expect(await iterator.next() == .authorized)
+    }
+
+    // MARK: Motion (rules 19–22)
+
+    @Test func givenNotDetermined_whenRequestMotionAndOK_thenAlertMadeTheAppInactiveAndAuthorized() async throws {
+        let harness = try DevicePermissionHarness()
+        #expect(await harness.manager.check(.motion) == .notDetermined)
+        #expect(harness.alertsShown.isEmpty)
+        let request = Task { try await harness.manager.requestMotion() }
+        await harness.alertShown(.motionActivity)
+        #expect(harness.device.scenePhase == .inactive)
+        try harness.device.answerSystemAlert(.ok)
+        #expect(try await request.value == .authorized)
+    }
+
+    @Test func givenMotionDenied_whenAllowedInSettings_thenAuthorizedAfterReturnAndRefresh() async throws {
+        let harness = try DevicePermissionHarness()
+        let request = Task { try await harness.manager.requestMotion() }
+        await harness.alertShown(.motionActivity)
+        try harness.device.answerSystemAlert(.dontAllow)
+        #expect(try await request.value == .denied)
+        harness.manager.openSettings()
+        try harness.device.setMotionAllowed(true)
+        try harness.device.foreground()
+        #expect(harness.manager.state(for: .motion) == .denied)
+        await harness.manager.refresh()
+        #expect(harness.manager.state(for: .motion) == .authorized)
+    }
+
+    @Test func givenFitnessTrackingSwitchedOff_whenRefreshed_thenRestricted() async throws {
+        let harness = try DevicePermissionHarness()
+        try harness.device.background()
+        try harness.device.setFitnessTrackingEnabled(false)
+        try harness.device.foreground()
+        await harness.manager.refresh()
+        #expect(harness.manager.state(for: .motion) == .restricted)
+    }
+
+    // MARK: HealthKit (rules 23–27)
+
+    @Test func givenNothingAsked_whenHealthSheetAnsweredSwitchBySwitch_thenWriteStatusPerTypeAndNoReadClaim() async throws {
+        let harness = try DevicePermissionHarness()
+        let request = Task { try await harness.manager.requestHealth() }
+        await harness.alertShown(.healthAccess)
+        try harness.device.answerHealthSheet(.allow(share: [.workout], read: [.stepCount]))
+        #expect(try await request.value == .authorized)
+        #expect(harness.manager.health.savingAllowed == [.workout])
+        #expect(harness.manager.health.savingDenied == [.workoutRoute])
+        #expect(harness.manager.health.requestStatus == .unnecessary)
+        #expect(try await harness.manager.requestHealth() == .authorized)
+        #expect(harness.alertsShown == [.healthAccess])
+    }
+
+    @Test func givenInstalledAppLacksHealthUpdateKey_whenRequested_thenTheCrashIsAnErrorNamingTheKey() async throws {
+        let harness = try DevicePermissionHarness(
+            appKeys: DevicePermissionHarness.allKeys.subtracting(["NSHealthUpdateUsageDescription"]),
+            managerKeys: DevicePermissionHarness.allKeys
+        )
+        await #expect {
+            try await harness.manager.requestHealth()
+        } throws: { error in
+            guard case .systemError(.healthKit, let message) = error as? PermissionRequestError else { return false }
+            return message.contains("NSHealthUpdateUsageDescription") && message.contains("NSInvalidArgumentException")
+        }
+        #expect(harness.alertsShown.isEmpty)
+    }
+
+    @Test func givenSavingTurnedOffInHealthApp_whenBack_thenDeniedAndReadingStillUnknown() async throws {
+        let harness = try DevicePermissionHarness()
+        let request = Task { try await harness.manager.requestHealth() }
+        await harness.alertShown(.healthAccess)
+        try harness.device.answerSystemAlert(.healthTurnOnAll)
+        #expect(try await request.value == .authorized)
+        try harness.device.background()
+        try harness.device.setHealthSharing(.sharingDenied, for: .workout)
+        try harness.device.setHealthSharing(.sharingDenied, for: .workoutRoute)
+        try harness.device.setHealthReading(false, for: .stepCount)
+        try harness.device.foreground()
+        await harness.manager.refresh()
+        #expect(harness.manager.state(for: .healthKit) == .denied)
+        #expect(harness.manager.health.requestStatus == .unnecessary)
+    }
+}
