@@ -33,7 +33,9 @@ public final class SimulatedDevice {
     private(set) var phase: ScenePhase = .notRunning
     private var presentedAlert: (alert: SystemAlert, onAnswer: @MainActor (SystemAlertButton) -> Void)?
     private var entries: [DeviceLogEntry] = []
-    private var logSubscribers: [AsyncStream<DeviceLogEntry>.Continuation] = []
+    private var logSubscribers: [Int: AsyncStream<DeviceLogEntry>.Continuation] = [:]
+    private var phaseSubscribers: [Int: AsyncStream<ScenePhase>.Continuation] = [:]
+    private var subscribersMade = 0
     private var processingDeadline: Duration?
     private var isCatchingUp = false
     private var subsystems: [(id: ObjectIdentifier, subsystem: any DeviceSubsystem)] = []
@@ -79,7 +81,24 @@ public final class SimulatedDevice {
     /// Log entries from now on, for an asynchronous reader. Each call makes a new stream.
     public func logEntries() -> AsyncStream<DeviceLogEntry> {
         let (stream, continuation) = AsyncStream<DeviceLogEntry>.makeStream()
-        logSubscribers.append(continuation)
+        subscribersMade += 1
+        let id = subscribersMade
+        logSubscribers[id] = continuation
+        continuation.onTermination = { _ in
+            Task { @MainActor [weak self] in self?.logSubscribers[id] = nil }
+        }
+        return stream
+    }
+
+    /// The app's scene phase changes from now on (what SwiftUI's `scenePhase` would show).
+    public func scenePhaseChanges() -> AsyncStream<ScenePhase> {
+        let (stream, continuation) = AsyncStream<ScenePhase>.makeStream()
+        subscribersMade += 1
+        let id = subscribersMade
+        phaseSubscribers[id] = continuation
+        continuation.onTermination = { _ in
+            Task { @MainActor [weak self] in self?.phaseSubscribers[id] = nil }
+        }
         return stream
     }
 
@@ -197,7 +216,7 @@ public final class SimulatedDevice {
         let entry = DeviceLogEntry(elapsed: at, date: time.date(at: at), event: event)
         entries.append(entry)
         onEvent?(entry)
-        for subscriber in logSubscribers { subscriber.yield(entry) }
+        for subscriber in logSubscribers.values { subscriber.yield(entry) }
     }
 
     /// Runs `work` after `delay` of virtual time (zero: on the next turn, never inside the caller).
@@ -227,6 +246,17 @@ public final class SimulatedDevice {
 
     var isShowingSystemAlert: Bool { presentedAlert != nil }
 
+    /// For a subsystem that runs its own prompt (such as ``SimulatedPermissionPrompt``): mirrors the
+    /// prompt in the log and in the scene phase, inactive while it is up (rule 29).
+    func systemPromptVisibilityChanged(_ subsystemName: String, isVisible: Bool) {
+        record(.subsystem(name: subsystemName, detail: isVisible ? "prompt shown" : "prompt answered"))
+        if isVisible, phase == .active {
+            setPhase(.inactive)
+        } else if !isVisible, phase == .inactive, presentedAlert == nil {
+            setPhase(.active)
+        }
+    }
+
     /// Throws unless Settings can be reached: the person must have left the app.
     func ensureSettingsReachable() throws(SimulatedDeviceError) {
         if phase.isForeground { throw .settingsUnreachableWhileAppInForeground }
@@ -254,6 +284,7 @@ public final class SimulatedDevice {
         let previous = phase
         phase = next
         record(.sceneChanged(from: previous, to: next))
+        for subscriber in phaseSubscribers.values { subscriber.yield(next) }
     }
 
     private func enterBackground() {
