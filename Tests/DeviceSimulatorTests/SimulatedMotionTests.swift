@@ -1,0 +1,117 @@
+import Clocks
+import DeviceSimulator
+import Foundation
+import Permissions
+import Testing
+
+/// Rules 19–22 of IOS_SEMANTICS.md: Motion & Fitness authorization.
+@Suite(.timeLimit(.minutes(1))) @MainActor struct SimulatedMotionTests {
+    private let window = (start: Date(timeIntervalSince1970: 0), end: Date(timeIntervalSince1970: 60))
+
+    private func motion(
+        hasKey: Bool = true,
+        coprocessor: Bool = true,
+        status: MotionAuthorizationStatus = .notDetermined
+    ) -> SimulatedMotion {
+        SimulatedMotion(hasMotionCoprocessor: coprocessor, status: status, hasInfoPlistKey: { _ in hasKey })
+    }
+
+    @Test func rule19_givenNotDetermined_whenStatusRead_thenNoPrompt() {
+        let motion = motion()
+        #expect(motion.authorizationStatus == .notDetermined)
+        #expect(motion.prompt.timesShown == 0)
+    }
+
+    @Test func rule19_givenNotDetermined_whenFirstActivityQuery_thenPromptAndAllowGivesActivities() async throws {
+        let motion = motion()
+        let query = Task { try await motion.queryActivity(from: window.start, to: window.end) }
+        await motion.prompt.waitUntilShown()
+        #expect(motion.prompt.answer(.allow))
+        #expect(try await query.value == motion.recordedActivityCount)
+        #expect(motion.authorizationStatus == .authorized)
+        #expect(motion.prompt.timesShown == 1)
+    }
+
+    @Test func rule19_givenTwoQueriesWhilePromptIsUp_whenAnswered_thenOnePromptAnswersBoth() async throws {
+        let motion = motion()
+        let first = Task { try await motion.queryActivity(from: window.start, to: window.end) }
+        await motion.prompt.waitUntilShown()
+        let second = Task { try await motion.queryActivity(from: window.start, to: window.end) }
+        await Task.yield()
+        motion.prompt.answer(.allow)
+        #expect(try await first.value == 3)
+        #expect(try await second.value == 3)
+        #expect(motion.prompt.timesShown == 1)
+    }
+
+    @Test func rule20_givenUserDoesNotAllow_whenQueried_thenCMError105() async {
+        let motion = motion()
+        let query = Task { try await motion.queryActivity(from: window.start, to: window.end) }
+        await motion.prompt.waitUntilShown()
+        motion.prompt.answer(.dontAllow)
+        await #expect(throws: MotionActivityError.notAuthorized) { try await query.value }
+        #expect(motion.authorizationStatus == .denied)
+    }
+
+    @Test func rule20_givenDenied_whenQueriedAgain_thenCMError105WithoutPrompt() async {
+        let motion = motion(status: .denied)
+        await #expect(throws: MotionActivityError.notAuthorized) {
+            try await motion.queryActivity(from: window.start, to: window.end)
+        }
+        #expect(motion.prompt.timesShown == 0)
+    }
+
+    @Test func rule20_givenNoMotionCoprocessor_whenQueried_thenUnavailableAndCMError104() async {
+        let motion = motion(coprocessor: false)
+        #expect(!motion.isActivityAvailable)
+        await #expect(throws: MotionActivityError.notAvailable) {
+            try await motion.queryActivity(from: window.start, to: window.end)
+        }
+    }
+
+    @Test func rule21_givenNoMotionUsageDescription_whenQueried_thenTheAppWouldCrash() async {
+        let motion = motion(hasKey: false)
+        await #expect {
+            try await motion.queryActivity(from: window.start, to: window.end)
+        } throws: { error in
+            (error as? SimulatedCrash)?.reason.contains("NSMotionUsageDescription") == true
+        }
+        #expect(motion.prompt.timesShown == 0)
+    }
+
+    @Test func rule22_givenFitnessTrackingOff_whenStatusRead_thenRestrictedAndQueriesFail() async {
+        let motion = motion(status: .authorized)
+        motion.setFitnessTrackingEnabled(false)
+        #expect(motion.authorizationStatus == .restricted)
+        await #expect(throws: MotionActivityError.notAuthorized) {
+            try await motion.queryActivity(from: window.start, to: window.end)
+        }
+        motion.setFitnessTrackingEnabled(true)
+        #expect(motion.authorizationStatus == .authorized)
+    }
+
+    @Test func rule29_givenDevice_whenMotionPromptIsUp_thenAppIsInactiveUntilAnswered() async throws {
+        let clock = TestClock<Duration>()
+        let device = SimulatedDevice(
+            configuration: DeviceConfiguration(infoPlistKeys: ["NSMotionUsageDescription"]),
+            clock: clock
+        )
+        try device.launch()
+        let motion = device.motion
+        let query = Task { try await motion.queryActivity(from: window.start, to: window.end) }
+        await motion.prompt.waitUntilShown()
+        #expect(device.systemAlert?.kind == .motionActivity)
+        #expect(device.scenePhase == .inactive)
+        try device.answerSystemAlert(.ok)
+        #expect(device.scenePhase == .active)
+        #expect(try await query.value == 3)
+    }
+
+    @Test func rule28_givenAppInForeground_whenMotionChangedInSettings_thenRefused() throws {
+        let device = SimulatedDevice(clock: TestClock<Duration>())
+        try device.launch()
+        #expect(throws: SimulatedDeviceError.settingsUnreachableWhileAppInForeground) {
+            try device.setMotionAllowed(true)
+        }
+    }
+}
