@@ -53,9 +53,15 @@ enum PostgresMigration {
         do {
             try await enablePostGIS(on: connection, url: url, logger: logger)
             do {
-                try await PostgresPetStore.transaction(on: connection, logger: logger) {
-                    try await migrate(on: connection, schema: configuration.schema, logger: logger)
+                if try await isReadOnly(connection, logger: logger) {
+                    try await checkMigrated(on: connection, schema: configuration.schema, url: url, logger: logger)
+                } else {
+                    try await PostgresPetStore.transaction(on: connection, logger: logger) {
+                        try await migrate(on: connection, schema: configuration.schema, logger: logger)
+                    }
                 }
+            } catch let error as PostgresPetStoreError {
+                throw error
             } catch {
                 throw PostgresPetStoreError.migrationFailed(url: url, reason: PostgresPetStoreError.reason(error))
             }
@@ -78,6 +84,36 @@ enum PostgresMigration {
             }
         } catch {
             throw PostgresPetStoreError.postGISMissing(url: url, reason: PostgresPetStoreError.reason(error))
+        }
+    }
+
+    /// A hot-standby read replica (or a database whose sessions are read-only) cannot be migrated; API
+    /// replicas that only read may still use it once the primary is migrated.
+    private static func isReadOnly(_ connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        let rows = try await connection.query(
+            "SELECT pg_is_in_recovery() OR current_setting('transaction_read_only') = 'on'", logger: logger
+        ).collect()
+        return try rows.first?.decode(Bool.self) ?? false
+    }
+
+    private static func checkMigrated(on connection: PostgresConnection, schema: String, url: String, logger: Logger) async throws {
+        let history = "\"\(schema)\".petspot_migration"
+        let exists = try await connection.query(
+            "SELECT to_regclass(\(history)) IS NOT NULL", logger: logger
+        ).collect().first?.decode(Bool.self) ?? false
+        var applied = Set<Int>()
+        if exists {
+            for try await version in try await connection.query("SELECT version FROM \(unescaped: history)", logger: logger).decode(Int.self) {
+                applied.insert(version)
+            }
+        }
+        let latest = steps(schema: schema).map(\.version).max() ?? 0
+        guard applied.contains(latest) else {
+            throw PostgresPetStoreError.migrationFailed(
+                url: url,
+                reason: "the database is read-only (a read replica?) and schema \(schema) is not at version \(latest); "
+                    + "start one server against the primary first, it migrates"
+            )
         }
     }
 

@@ -111,22 +111,3 @@ struct PostgresPetStoreTests {
         #expect(error?.description.contains("CREATE EXTENSION postgis") == true)
     }
 }
-
-/// Failures that need no server at all.
-@Suite struct PostgresPetStoreOpeningTests {
-    @Test func givenNothingListeningOnThePort_whenOpening_thenUnreachableErrorInsteadOfAHang() async throws {
-        let configuration = PostgresPetStore.Configuration(
-            host: "127.0.0.1", port: 1, username: "petspot", password: "secret", database: "petspot", tls: .disable
-        )
-        let error = await #expect(throws: PostgresPetStoreError.self) {
-            try await PostgresPetStore.open(configuration)
-        }
-        guard case .unreachable(let url, _) = error else {
-            Issue.record("expected unreachable, got \(String(describing: error))")
-            return
-        }
-        #expect(url == "postgres://petspot@127.0.0.1:1/petspot")
-        #expect(error?.description.contains("cannot reach PostgreSQL at postgres://petspot@127.0.0.1:1/petspot") == true)
-        #expect(error?.description.contains("secret") == false)
-    }
-}

@@ -1,0 +1,40 @@
+import Foundation
+import PetAPI
+import PetServer
+import PetSpotDomain
+import Testing
+
+/// A read-only database, as a hot-standby read replica is: no migration is attempted.
+@Suite(.enabled(if: PostgresTestDatabase.shouldRun, PostgresTestDatabase.skipMessage))
+struct PostgresReadReplicaTests {
+    @Test func givenReadOnlyDatabase_whenOpening_thenMigratedSchemaIsReadAndUnmigratedOneIsRefusedClearly() async throws {
+        let name = PostgresTestDatabase.uniqueName("petspot_replica")
+        try await PostgresTestDatabase.execute("CREATE DATABASE \(name)")
+        try await PostgresTestDatabase.execute("CREATE EXTENSION postgis", database: name)
+        var configuration = try PostgresTestDatabase.configuration()
+        configuration.database = name
+        let primary = try await PostgresPetStore.open(configuration)
+        let animal = try PetFixtures.animal("replicated", lat: 48.86, lon: 2.35)
+        try await primary.insert([animal])
+        await primary.shutdown()
+        try await PostgresTestDatabase.execute("ALTER DATABASE \(name) SET default_transaction_read_only = on")
+
+        let replica = try await PostgresPetStore.open(configuration)
+        let nearby = try await replica.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 48.85, longitude: 2.35)))
+        await replica.shutdown()
+        var unmigrated = configuration
+        unmigrated.schema = "not_migrated"
+        let error = await #expect(throws: PostgresPetStoreError.self) {
+            try await PostgresPetStore.open(unmigrated)
+        }
+        try await PostgresTestDatabase.execute("DROP DATABASE \(name) WITH (FORCE)")
+
+        #expect(nearby.animals.map(\.id) == ["replicated"])
+        guard case .migrationFailed(_, let reason) = error else {
+            Issue.record("expected migrationFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("read-only"))
+        #expect(reason.contains("not_migrated"))
+    }
+}
