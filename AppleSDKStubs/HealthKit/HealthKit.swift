@@ -43,6 +43,7 @@ public struct HKQuantityTypeIdentifier: Hashable, RawRepresentable, Sendable {
 }
 
 // https://developer.apple.com/documentation/healthkit/hkobjecttype
+// `Sendable`: HKObjectType.h marks it and every subclass `NS_SWIFT_SENDABLE` (immutable types).
 open class HKObjectType: NSObject, @unchecked Sendable {
     // https://developer.apple.com/documentation/healthkit/hkobjecttype/identifier
     open var identifier: String { fatalError() }
@@ -67,10 +68,11 @@ open class HKWorkoutType: HKSampleType, @unchecked Sendable {}
 // https://developer.apple.com/documentation/healthkit/hkseriestype
 open class HKSeriesType: HKSampleType, @unchecked Sendable {
     // https://developer.apple.com/documentation/healthkit/hkseriestype/workoutroute()
-    open class func workoutRoute() -> HKSeriesType { fatalError() }
+    open class func workoutRoute() -> Self { fatalError() }
 }
 
 // https://developer.apple.com/documentation/healthkit/hkhealthstore
+// `Sendable` as in current SDKs (Apple's own samples keep one in a `Sendable` class's `let`).
 open class HKHealthStore: NSObject, @unchecked Sendable {
     // https://developer.apple.com/documentation/healthkit/hkhealthstore/init()
     public override init() { fatalError() }
