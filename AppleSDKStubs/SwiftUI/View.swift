@@ -105,8 +105,23 @@ nonisolated public struct _StubView: View {
 // https://developer.apple.com/documentation/swiftui/viewmodifier
 @MainActor @preconcurrency
 public protocol ViewModifier {
-    // https://developer.apple.com/documentation/swiftui/viewmodifier/body(content:)
+    // https://developer.apple.com/documentation/swiftui/viewmodifier/body-swift.associatedtype
     associatedtype Body: View
+    // https://developer.apple.com/documentation/swiftui/viewmodifier/content
+    typealias Content = _ViewModifier_Content<Self>
+    // https://developer.apple.com/documentation/swiftui/viewmodifier/body(content:)
+    @ViewBuilder @MainActor @preconcurrency func body(content: Self.Content) -> Self.Body
+}
+
+// https://developer.apple.com/documentation/swiftui/_viewmodifier_content
+nonisolated public struct _ViewModifier_Content<Modifier: ViewModifier>: View {
+    public typealias Body = Never
+    public var body: Never { fatalError() }
+}
+
+extension View {
+    // https://developer.apple.com/documentation/swiftui/view/modifier(_:)
+    nonisolated public func modifier<T>(_ modifier: T) -> ModifiedContent<Self, T> { fatalError() }
 }
 
 // https://developer.apple.com/documentation/swiftui/modifiedcontent
@@ -123,4 +138,5 @@ extension ModifiedContent: View where Content: View, Modifier: ViewModifier {
 // https://developer.apple.com/documentation/swiftui/accessibilityattachmentmodifier
 nonisolated public struct AccessibilityAttachmentModifier: ViewModifier {
     public typealias Body = Never
+    public func body(content: Content) -> Never { fatalError() }
 }
