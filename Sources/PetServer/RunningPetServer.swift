@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import Logging
+import ServiceLifecycle
 import PetSpotDomain
 
 /// A pets server running in this process (for `petspot run`, tests and benchmarks).
@@ -8,18 +10,20 @@ public struct RunningPetServer: Sendable {
     public let baseURL: URL
     public let port: Int
     public let store: any PetStore
+    private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    init(baseURL: URL, port: Int, store: any PetStore, task: Task<Void, any Error>) {
+    init(baseURL: URL, port: Int, store: any PetStore, group: ServiceGroup, task: Task<Void, any Error>) {
         self.baseURL = baseURL
         self.port = port
         self.store = store
+        self.group = group
         self.task = task
     }
 
-    /// Shuts the server down gracefully and waits until it has stopped.
+    /// Shuts the server down gracefully (open requests finish) and waits until it has stopped.
     public func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
         _ = await task.result
     }
 }
@@ -41,9 +45,12 @@ public func startPetServer(
     let app = buildApplication(configuration: configuration, store: chosenStore) { port in
         await bound.resolve(.success(port))
     }
+    var logger = Logger(label: "PetServer")
+    logger.logLevel = configuration.logLevel
+    let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
     let task = Task {
         do {
-            try await app.run()
+            try await group.run()
             await bound.resolve(.failure(PetServerStartError.stoppedBeforeListening))
         } catch {
             await bound.resolve(.failure(error))
@@ -62,7 +69,7 @@ public func startPetServer(
         task.cancel()
         throw PetServerStartError.invalidHost(configuration.host)
     }
-    return RunningPetServer(baseURL: url, port: port, store: chosenStore, task: task)
+    return RunningPetServer(baseURL: url, port: port, store: chosenStore, group: group, task: task)
 }
 
 /// Why ``startPetServer(configuration:store:)`` failed.

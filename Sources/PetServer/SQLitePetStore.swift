@@ -50,7 +50,33 @@ public struct SQLitePetStore: PetStore {
                 CREATE VIRTUAL TABLE pet_location USING rtree(seq, min_lat, max_lat, min_lon, max_lon, +lat, +lon);
                 """)
         }
+        migrator.registerMigration("v2: pet counts per 0.05° cell") { db in
+            try db.execute(sql: """
+                ALTER TABLE pet ADD COLUMN cell_row INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE pet ADD COLUMN cell_column INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE pet_cell (
+                    cell_row INTEGER NOT NULL,
+                    cell_column INTEGER NOT NULL,
+                    n INTEGER NOT NULL,
+                    PRIMARY KEY (cell_row, cell_column)
+                ) WITHOUT ROWID;
+                """)
+            let rows = try Row.fetchAll(db, sql: "SELECT seq, lat, lon FROM pet")
+            for row in rows {
+                let cell = GeoCell(lat: row[1], lon: row[2])
+                try db.execute(sql: "UPDATE pet SET cell_row = ?, cell_column = ? WHERE seq = ?", arguments: [cell.row, cell.column, row[0]])
+                try countIn(cell, db: db)
+            }
+            try db.execute(sql: "CREATE INDEX pet_by_cell ON pet(cell_row, cell_column, lat, lon)")
+        }
         return migrator
+    }
+
+    static func countIn(_ cell: GeoCell, db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO pet_cell (cell_row, cell_column, n) VALUES (?, ?, 1)
+            ON CONFLICT (cell_row, cell_column) DO UPDATE SET n = n + 1
+            """).execute(arguments: [cell.row, cell.column])
     }
 
     static let columns =
@@ -102,7 +128,8 @@ public struct SQLitePetStore: PetStore {
     static func insert(_ animals: some Sequence<Animal>, into db: Database, skippingExistingIDs: Bool = false) throws -> Int {
         var added = 0
         let pet = try db.makeStatement(sql: """
-            INSERT \(skippingExistingIDs ? "OR IGNORE " : "")INTO pet (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT \(skippingExistingIDs ? "OR IGNORE " : "")INTO pet (\(columns), cell_row, cell_column)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let location = try db.makeStatement(sql: """
             INSERT INTO pet_location (seq, min_lat, max_lat, min_lon, max_lon, lat, lon) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -110,17 +137,20 @@ public struct SQLitePetStore: PetStore {
         for (index, animal) in animals.enumerated() {
             let lat = animal.location.latitude
             let lon = animal.location.longitude
+            let cell = GeoCell(lat: lat, lon: lon)
             do {
                 try pet.execute(arguments: [
                     animal.id, animal.name, animal.species.rawValue, animal.breed, animal.sex.rawValue,
                     animal.ageMonths, animal.description, animal.photoURL?.absoluteString,
                     animal.shelter.name, animal.shelter.city, lat, lon, animal.publishedAt.timeIntervalSince1970,
+                    cell.row, cell.column,
                 ])
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                 throw PetStoreError.duplicateID(index: index, id: animal.id)
             }
             if skippingExistingIDs, db.changesCount == 0 { continue }
             try location.execute(arguments: [db.lastInsertedRowID, lat, lat, lon, lon, lat, lon])
+            try countIn(cell, db: db)
             added += 1
         }
         return added
@@ -135,53 +165,6 @@ public struct SQLitePetStore: PetStore {
             arguments: [query.limit, query.offset]
         )
         return PetPage(animals: try rows.map { try animal(from: $0, distanceKm: nil) }, totalCount: total)
-    }
-
-    private static func nearby(_ db: Database, center: GeoCoordinate, query: PetQuery) throws -> PetPage {
-        var ranking = NearbyRanking<Int64>(radiusKm: query.radiusKm)
-        let boxes = SearchBox.covering(center: center, radiusKm: query.radiusKm)
-        let statement = try db.cachedStatement(sql: """
-            SELECT seq, lat, lon FROM pet_location
-            WHERE max_lat >= ? AND min_lat <= ? AND max_lon >= ? AND min_lon <= ?
-            """)
-        var seen = Set<Int64>()
-        for box in boxes {
-            let rows = try Row.fetchCursor(statement, arguments: [box.minLat, box.maxLat, box.minLon, box.maxLon])
-            while let row = try rows.next() {
-                let seq: Int64 = row[0]
-                // Split boxes meet only at ±180°; a point there must count once.
-                if boxes.count > 1, !seen.insert(seq).inserted { continue }
-                let distance = GreatCircle.distanceKm(
-                    lat1: center.latitude, lon1: center.longitude, lat2: row[1], lon2: row[2]
-                )
-                ranking.consider(key: seq, distanceKm: distance)
-            }
-        }
-        let total = ranking.matches.count
-        guard query.offset < total else { return PetPage(animals: [], totalCount: total) }
-        let end = min(total, query.offset + query.limit)
-        let leading = ranking.leading(end)
-        // Break distance ties by id, then keep this page.
-        var ids: [Int64: String] = [:]
-        for chunk in stride(from: 0, to: leading.count, by: 10_000) {
-            let keys = leading[chunk..<min(leading.count, chunk + 10_000)].map(\.key)
-            let sql = "SELECT seq, id FROM pet WHERE seq IN (\(databaseQuestionMarks(count: keys.count)))"
-            for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(keys)) {
-                ids[row[0]] = row[1]
-            }
-        }
-        let ordered = leading.sorted {
-            ($0.distanceKm, ids[$0.key] ?? "") < ($1.distanceKm, ids[$1.key] ?? "")
-        }
-        let window = ordered[query.offset..<min(end, ordered.count)]
-        let distances = Dictionary(uniqueKeysWithValues: window.map { ($0.key, $0.distanceKm) })
-        let sql = "SELECT seq, \(columns) FROM pet WHERE seq IN (\(databaseQuestionMarks(count: window.count)))"
-        var animals: [Int64: Animal] = [:]
-        for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(window.map(\.key))) {
-            let seq: Int64 = row["seq"]
-            animals[seq] = try animal(from: row, distanceKm: distances[seq])
-        }
-        return PetPage(animals: window.compactMap { animals[$0.key] }, totalCount: total)
     }
 
     static func animal(from row: Row, distanceKm: Double?) throws -> Animal {

@@ -50,8 +50,6 @@ struct BenchCommand: AsyncParsableCommand {
         var concurrency = 8
 
         func run() async throws {
-            // Results appear line by line even when written to a file.
-            setvbuf(stdout, nil, _IOLBF, 0)
             let clock = ContinuousClock()
             let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-bench-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: temporary) }
@@ -64,13 +62,13 @@ struct BenchCommand: AsyncParsableCommand {
                 let elapsed = try await clock.measure {
                     try await store.insert(streaming: DemoPetGenerator().sequence(count: pets), skippingExistingIDs: true)
                 }
-                print("inserted \(pets - existing) pets in \(elapsed) (one transaction)")
+                report("inserted \(pets - existing) pets in \(elapsed) (one transaction)")
             }
-            print("store: \(try await store.count()) pets in \(path)")
+            report("store: \(try await store.count()) pets in \(path)")
             let centers = PetStoreBenchmark.centers(count: queries)
             _ = try await PetStoreBenchmark.nearby(store: store, centers: Array(centers.prefix(50)))
-            print("nearby (R*Tree + haversine), 50 km, limit 20: \(try await PetStoreBenchmark.nearby(store: store, centers: centers))")
-            print("full scan + haversine,        50 km, limit 20: \(try await PetStoreBenchmark.fullScan(store: store, centers: Array(centers.prefix(scanQueries))))")
+            report("nearby (R*Tree + haversine), 50 km, limit 20: \(try await PetStoreBenchmark.nearby(store: store, centers: centers))")
+            report("full scan + haversine,        50 km, limit 20: \(try await PetStoreBenchmark.fullScan(store: store, centers: Array(centers.prefix(scanQueries))))")
             if case .postgres(let configuration) = location { try await benchmarkPostgres(configuration, centers: centers) }
             if httpPets > 0 { try await benchmarkHTTP(directory: temporary) }
         }
@@ -109,10 +107,15 @@ struct BenchCommand: AsyncParsableCommand {
             await server.stop()
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let summary = PetStoreBenchmark.Summary(durations: durations, matches: [])
-            print(String(
+            report(String(
                 format: "HTTP GET /api/pets?lat&lon (%d pets, %d clients, %d requests): %.0f requests/s, median %.3f ms, p99 %.3f ms",
                 httpPets, workers, durations.count, Double(durations.count) / seconds, summary.medianMs, summary.p99Ms
             ))
         }
     }
+}
+
+/// Writes one line to standard output at once (unbuffered), so results appear while the benchmark runs.
+private func report(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
