@@ -109,10 +109,3 @@ extension PropertyList {
 final class SettingsSpy: Sendable {
     var opened = 0
 }
-
-/// Collects what a stream yields, for asserting on it later.
-actor Collected<Element: Sendable> {
-    private(set) var elements: [Element] = []
-
-    func append(_ element: Element) { elements.append(element) }
-}
