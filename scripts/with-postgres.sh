@@ -7,7 +7,8 @@
 # (its unix socket stays inside that directory), creates the database `petspot` with PostGIS, exports
 # PETSPOT_POSTGRES_URL=postgres://petspot:<random password>@127.0.0.1:<port>/petspot, runs the command,
 # then stops the cluster and deletes the directory, also when the command fails or is interrupted.
-# Exits with the command's status.
+# Exits with the command's status. PETSPOT_POSTGRES_SETTINGS adds server settings, for instance
+# "-c shared_buffers=2GB -c random_page_cost=1.1" for a benchmark.
 #
 # Installs nothing. Needs PostgreSQL's server binaries and PostGIS (Debian: postgresql-15 and
 # postgresql-15-postgis-3). PG_BINDIR picks the binaries; otherwise the newest
@@ -78,7 +79,8 @@ for _ in $(seq 1 20); do
     # A throwaway cluster: durability settings off for speed.
     if "${as_owner[@]}" "$bindir/pg_ctl" -D "$workdir/data" -l "$workdir/server.log" -w -t 60 start \
         -o "-c listen_addresses=127.0.0.1 -c port=$candidate -c unix_socket_directories=$workdir/socket \
-            -c fsync=off -c synchronous_commit=off -c full_page_writes=off" >/dev/null 2>&1; then
+            -c fsync=off -c synchronous_commit=off -c full_page_writes=off ${PETSPOT_POSTGRES_SETTINGS:-}" \
+        >/dev/null 2>&1; then
         port="$candidate"
         cluster_started=1
         break

@@ -13,6 +13,9 @@ extension BenchCommand.Store {
                 try await store.insert(streaming: DemoPetGenerator().sequence(count: pets), skippingExistingIDs: true)
             }
             print("inserted \(pets - existing) pets in \(elapsed) (one transaction, then ANALYZE)")
+            if cluster {
+                print("CLUSTER by the location index in \(try await clock.measure { try await store.clusterByLocation() })")
+            }
         }
         print("store: \(try await store.count()) pets in \(configuration.displayURL) (schema \(configuration.schema))")
         _ = try await PetStoreBenchmark.nearby(store: store, centers: Array(centers.prefix(50)))

@@ -34,6 +34,9 @@ struct BenchCommand: AsyncParsableCommand {
         @Option(help: "Database file for the store benchmark; reused if it already holds --pets pets (default: a temporary file). A postgres:// URL benchmarks PostgreSQL too, on the same pets, after a temporary SQLite file.")
         var database: String?
 
+        @Flag(inversion: .prefixedNo, help: "With a postgres:// --database: CLUSTER the table by location after loading it.")
+        var cluster = true
+
         @Option(help: "Nearby queries to time.")
         var queries = 2_000
 
