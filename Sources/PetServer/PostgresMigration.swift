@@ -34,6 +34,22 @@ enum PostgresMigration {
                 "CREATE INDEX pet_location ON \(table) USING gist (location)",
                 "CREATE INDEX pet_newest ON \(table) (published_at DESC, id)",
             ]),
+            (2, "per-cell pet counts (the 0.05 degree cells of GeoCell) for exact counts without reading every pet", [
+                """
+                ALTER TABLE \(table)
+                    ADD COLUMN cell_row integer NOT NULL
+                        GENERATED ALWAYS AS (least(\(GeoCell.latitudeCells - 1), greatest(0, floor((lat + 90) * \(Int(GeoCell.cellsPerDegree)))::integer))) STORED,
+                    ADD COLUMN cell_col integer NOT NULL
+                        GENERATED ALWAYS AS (least(\(GeoCell.longitudeCells - 1), greatest(0, floor((lon + 180) * \(Int(GeoCell.cellsPerDegree)))::integer))) STORED
+                """,
+                "CREATE INDEX pet_cell_members ON \(table) (cell_row, cell_col)",
+                """
+                CREATE TABLE \"\(schema)\".pet_cell (
+                    cell_row integer NOT NULL, cell_col integer NOT NULL, pets integer NOT NULL,
+                    PRIMARY KEY (cell_row, cell_col))
+                """,
+                "INSERT INTO \"\(schema)\".pet_cell SELECT cell_row, cell_col, count(*) FROM \(table) GROUP BY cell_row, cell_col",
+            ]),
         ]
     }
 

@@ -73,7 +73,11 @@ extension PostgresPetStore {
                     AS input(id, name, species, breed, sex, age_months, description, photo_url, has_photo,
                              shelter_name, shelter_city, lat, lon, published_at)
                 \(unescaped: skippingExistingIDs ? "ON CONFLICT (id) DO NOTHING" : "")
-                RETURNING 1)
+                RETURNING cell_row, cell_col),
+            counted AS (
+                INSERT INTO \(unescaped: cellTable) (cell_row, cell_col, pets)
+                SELECT cell_row, cell_col, count(*) FROM added GROUP BY cell_row, cell_col ORDER BY cell_row, cell_col
+                ON CONFLICT (cell_row, cell_col) DO UPDATE SET pets = \(unescaped: cellTable).pets + excluded.pets)
             SELECT count(*) FROM added
             """
         do {

@@ -11,33 +11,18 @@ extension PostgresPetStore {
 
     /// Nearest first within the radius, ties by id, with the count of all matches.
     ///
-    /// 1. Count: the GiST index yields every point within a radius a hair wider than asked
-    ///    (`ST_DWithin` on the sphere); points clearly inside by PostGIS's distance are counted in SQL,
-    ///    the thin band at the edge comes back and is decided by the haversine.
+    /// 1. Count: as in ``SQLitePetStore``, the per-cell totals of the ``GeoCell``s wholly inside the circle
+    ///    are added up; the pets of cells on its rim are checked one by one with the haversine.
     /// 2. Page: the index orders candidates with the KNN operator `<->`; enough of the nearest are read
     ///    to be sure that no unread one can rank within the page, then ranked by (haversine, id).
     func nearby(on connection: PostgresConnection, center: GeoCoordinate, query: PetQuery) async throws -> PetPage {
         let radiusKm = query.radiusKm
         let outer = radiusKm * 1000 * (1 + Self.relativeSlack) + Self.absoluteSlackMeters
-        let inner = radiusKm * 1000 * (1 - Self.relativeSlack) - Self.absoluteSlackMeters
         func haversine(_ lat: Double, _ lon: Double) -> Double {
             GreatCircle.distanceKm(lat1: center.latitude, lon1: center.longitude, lat2: lat, lon2: lon)
         }
 
-        let counted = try await connection.query("""
-            SELECT count(*) FILTER (WHERE d <= \(inner)),
-                   coalesce(array_agg(lat) FILTER (WHERE d > \(inner)), '{}'),
-                   coalesce(array_agg(lon) FILTER (WHERE d > \(inner)), '{}')
-            FROM (SELECT lat, lon, location <-> ST_SetSRID(ST_MakePoint(\(center.longitude), \(center.latitude)), 4326)::geography AS d
-                  FROM \(unescaped: table)
-                  WHERE ST_DWithin(location, ST_SetSRID(ST_MakePoint(\(center.longitude), \(center.latitude)), 4326)::geography,
-                                   \(outer), false)) AS candidates
-            """, logger: logger).collect()
-        var total = 0
-        if let row = counted.first {
-            let (clearlyInside, bandLats, bandLons) = try row.decode((Int, [Double], [Double]).self)
-            total = clearlyInside + zip(bandLats, bandLons).count { haversine($0, $1) <= radiusKm }
-        }
+        let total = try await count(on: connection, center: center, radiusKm: radiusKm)
         guard query.offset < total, query.limit > 0 else { return PetPage(animals: [], totalCount: total) }
         let (end, overflow) = query.offset.addingReportingOverflow(query.limit)
         let needed = overflow ? total : min(total, end)
@@ -86,5 +71,58 @@ extension PostgresPetStore {
             return animal
         }
         return PetPage(animals: page, totalCount: total)
+    }
+
+    /// Exact number of pets within `radiusKm`: per-cell totals for cells wholly inside, the haversine for
+    /// every pet of a cell on the rim.
+    func count(on connection: PostgresConnection, center: GeoCoordinate, radiusKm: Double) async throws -> Int {
+        var total = 0
+        var rimRows: [Int] = []
+        var rimFirstColumns: [Int] = []
+        var rimLastColumns: [Int] = []
+        for box in SearchBox.covering(center: center, radiusKm: radiusKm) {
+            let range = GeoCell.range(of: box)
+            let cells = try await connection.query("""
+                SELECT cell_row, cell_col, pets FROM \(unescaped: cellTable)
+                WHERE cell_row BETWEEN \(range.rows.lowerBound) AND \(range.rows.upperBound)
+                  AND cell_col BETWEEN \(range.columns.lowerBound) AND \(range.columns.upperBound)
+                ORDER BY cell_row, cell_col
+                """, logger: logger)
+            var extendsRun = false
+            for try await (row, column, pets) in cells.decode((Int, Int, Int).self) {
+                let cell = GeoCell(row: row, column: column)
+                switch cell.position(fromLat: center.latitude, lon: center.longitude, radiusKm: radiusKm) {
+                case .inside:
+                    total += pets
+                    extendsRun = false
+                case .outside:
+                    extendsRun = false
+                case .boundary:
+                    // Neighbouring rim cells of one row (empty cells between them don't matter) are read at once.
+                    if extendsRun, rimRows.last == row {
+                        rimLastColumns[rimLastColumns.count - 1] = column
+                    } else {
+                        rimRows.append(row)
+                        rimFirstColumns.append(column)
+                        rimLastColumns.append(column)
+                    }
+                    extendsRun = true
+                }
+            }
+        }
+        guard !rimRows.isEmpty else { return total }
+        let rim = try await connection.query("""
+            SELECT coalesce(array_agg(pet.lat), '{}'), coalesce(array_agg(pet.lon), '{}')
+            FROM unnest(\(rimRows)::integer[], \(rimFirstColumns)::integer[], \(rimLastColumns)::integer[]) AS run(cell_row, first_col, last_col)
+            JOIN \(unescaped: table) AS pet
+              ON pet.cell_row = run.cell_row AND pet.cell_col BETWEEN run.first_col AND run.last_col
+            """, logger: logger)
+        for try await (lats, lons) in rim.decode(([Double], [Double]).self) {
+            for (lat, lon) in zip(lats, lons)
+            where GreatCircle.distanceKm(lat1: center.latitude, lon1: center.longitude, lat2: lat, lon2: lon) <= radiusKm {
+                total += 1
+            }
+        }
+        return total
     }
 }

@@ -22,6 +22,8 @@ public struct PostgresPetStore: PetStore {
 
     /// The schema-qualified table of pets.
     var table: String { "\"\(configuration.schema)\".pet" }
+    /// The schema-qualified table of pets per ``GeoCell``.
+    var cellTable: String { "\"\(configuration.schema)\".pet_cell" }
 
     static let columns =
         "id, name, species, breed, sex, age_months, description, photo_url, shelter_name, shelter_city, lat, lon, published_at"

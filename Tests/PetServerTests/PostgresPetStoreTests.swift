@@ -1,4 +1,8 @@
 import Foundation
+import Logging
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import PetAPI
 import PetServer
 import PetSpotDomain
@@ -109,5 +113,30 @@ struct PostgresPetStoreTests {
         #expect(url == configuration.displayURL)
         #expect(reason.contains("postgis"))
         #expect(error?.description.contains("CREATE EXTENSION postgis") == true)
+    }
+}
+
+/// `petspot serve --database postgres://…`: the store is chosen by the URL, seeded once, served over HTTP.
+@Suite(.enabled(if: PostgresTestDatabase.shouldRun, PostgresTestDatabase.skipMessage))
+struct PostgresServingTests {
+    @Test func givenEmptyPostgresDatabaseURL_whenOpenedSeededTwice_thenItHolds500DemoPetsOnceAndServesThem() async throws {
+        let schema = PostgresTestDatabase.uniqueName("petspot_serve")
+        let base = try #require(PostgresTestDatabase.url)
+        let url = base + (base.contains("?") ? "&" : "?") + "schema=\(schema)"
+        let configuration = PetServerConfiguration(host: "127.0.0.1", port: 0, databasePath: url, logLevel: .warning)
+        let first = try await openSeededPetStore(configuration: configuration)
+        #expect(first is PostgresPetStore)
+        await first.shutdown()
+        let store = try await openSeededPetStore(configuration: configuration)
+        let count = try await store.count()
+        let server = try await startPetServer(configuration: configuration, store: store)
+        let (data, response) = try await URLSession.shared.data(from: server.baseURL.appendingPathComponent("api/pets/demo-000001"))
+        await server.stop()
+        await store.shutdown()
+        try await PostgresTestDatabase.execute(#"DROP SCHEMA "\#(schema)" CASCADE"#)
+
+        #expect(count == PetServerConfiguration.defaultDemoPetCount)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: data, as: UTF8.self).contains(#""id":"demo-000001""#))
     }
 }
