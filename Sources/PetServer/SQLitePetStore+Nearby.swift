@@ -8,8 +8,9 @@ import PetSpotDomain
 /// 1. Count: per-cell counts of the 0.05° cells the circle touches; cells wholly inside add their count,
 ///    pets of cells on the rim are checked one by one with the exact haversine.
 /// 2. Page: the R*Tree is asked for a small circle first, sized from the count so it likely holds the page,
-///    and widened until it holds `offset + limit` matches (or reaches the radius); every candidate's
-///    exact distance is checked; ties are broken by id.
+///    and widened until it surely holds `offset + limit` matches (or reaches the radius). Its float boxes
+///    rank candidates approximately; only those that could make the page are read and measured exactly;
+///    ties are broken by id.
 extension SQLitePetStore {
     static func nearby(_ db: Database, center: GeoCoordinate, query: PetQuery) throws -> PetPage {
         let radius = query.radiusKm
@@ -18,12 +19,13 @@ extension SQLitePetStore {
         let needed = min(total, query.offset + query.limit)
 
         var searchRadius = min(radius, max(0.05, radius * (2 * Double(needed) / Double(total)).squareRoot()))
-        var ranking = try candidates(db, center: center, radiusKm: searchRadius)
-        while ranking.matches.count < needed, searchRadius < radius {
+        while true {
+            let isFinal = searchRadius >= radius
+            if let ranking = try candidates(db, center: center, radiusKm: searchRadius, needed: needed, isFinal: isFinal) {
+                return try page(db, ranking: ranking, query: query, totalCount: total)
+            }
             searchRadius = min(radius, searchRadius * 2)
-            ranking = try candidates(db, center: center, radiusKm: searchRadius)
         }
-        return try page(db, ranking: ranking, query: query, totalCount: total)
     }
 
     /// Exact number of pets within `radiusKm`.
@@ -72,14 +74,25 @@ extension SQLitePetStore {
         return total
     }
 
-    /// Every pet within `radiusKm` (R*Tree boxes, then the exact distance).
-    static func candidates(_ db: Database, center: GeoCoordinate, radiusKm: Double) throws -> NearbyRanking<Int64> {
-        var ranking = NearbyRanking<Int64>(radiusKm: radiusKm)
+    /// Float32 R*Tree boxes hold each point to within 2e-5°, about 2 m; distances from a box's midpoint
+    /// are within this of the exact ones.
+    static let boxErrorKm = 0.01
+
+    /// Every pet within `radiusKm` that can be among the `needed` nearest, with exact distances, or nil
+    /// when fewer than `needed` pets are surely that close (the caller widens the circle).
+    ///
+    /// The R*Tree's own float boxes rank candidates approximately without reading any row; only those
+    /// whose approximate distance could put them among the `needed` nearest are read exactly.
+    static func candidates(
+        _ db: Database, center: GeoCoordinate, radiusKm: Double, needed: Int, isFinal: Bool
+    ) throws -> NearbyRanking<Int64>? {
         let boxes = SearchBox.covering(center: center, radiusKm: radiusKm)
         let statement = try db.cachedStatement(sql: """
-            SELECT seq, lat, lon FROM pet_location
+            SELECT seq, min_lat, max_lat, min_lon, max_lon FROM pet_location
             WHERE max_lat >= ? AND min_lat <= ? AND max_lon >= ? AND min_lon <= ?
             """)
+        var approximate: [(seq: Int64, distanceKm: Double)] = []
+        var surelyInside = 0
         var seen = Set<Int64>()
         for box in boxes {
             let rows = try Row.fetchCursor(statement, arguments: [box.minLat, box.maxLat, box.minLon, box.maxLon])
@@ -87,13 +100,55 @@ extension SQLitePetStore {
                 let seq: Int64 = row[0]
                 // Split boxes meet only at ±180°; a point there must count once.
                 if boxes.count > 1, !seen.insert(seq).inserted { continue }
-                let distance = GreatCircle.distanceKm(
-                    lat1: center.latitude, lon1: center.longitude, lat2: row[1], lon2: row[2]
-                )
-                ranking.consider(key: seq, distanceKm: distance)
+                let lat = ((row[1] as Double) + (row[2] as Double)) / 2
+                let lon = ((row[3] as Double) + (row[4] as Double)) / 2
+                let distance = GreatCircle.distanceKm(lat1: center.latitude, lon1: center.longitude, lat2: lat, lon2: lon)
+                guard distance <= radiusKm + boxErrorKm else { continue }
+                if distance <= radiusKm - boxErrorKm { surelyInside += 1 }
+                approximate.append((seq, distance))
+            }
+        }
+        guard isFinal || surelyInside >= needed else { return nil }
+        // The `needed`-th approximate distance bounds the exact one; keep everything that could beat it.
+        var limit = radiusKm + boxErrorKm
+        if needed > 0, approximate.count >= needed {
+            var distances = approximate.map(\.distanceKm)
+            let kth = quickSelect(&distances, rank: needed - 1)
+            limit = min(limit, kth + 2 * boxErrorKm)
+        }
+        let chosen = approximate.filter { $0.distanceKm <= limit }.map(\.seq)
+        var ranking = NearbyRanking<Int64>(radiusKm: radiusKm)
+        for chunk in stride(from: 0, to: chosen.count, by: 10_000) {
+            let keys = Array(chosen[chunk..<min(chosen.count, chunk + 10_000)])
+            let sql = "SELECT seq, lat, lon FROM pet WHERE seq IN (\(databaseQuestionMarks(count: keys.count)))"
+            for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(keys)) {
+                ranking.consider(key: row[0], distanceKm: GreatCircle.distanceKm(
+                    lat1: center.latitude, lon1: center.longitude, lat2: row[1], lon2: row[2]))
             }
         }
         return ranking
+    }
+
+    /// The element that would sit at `rank` if `values` were sorted (Hoare selection; reorders `values`).
+    static func quickSelect(_ values: inout [Double], rank: Int) -> Double {
+        var low = 0
+        var high = values.count - 1
+        while low < high {
+            let pivot = values[(low + high) / 2]
+            var i = low
+            var j = high
+            while i <= j {
+                while values[i] < pivot { i += 1 }
+                while values[j] > pivot { j -= 1 }
+                if i <= j {
+                    values.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if rank <= j { high = j } else if rank >= i { low = i } else { break }
+        }
+        return values[rank]
     }
 
     /// The requested page out of candidates that include the first `offset + limit` matches.
@@ -101,6 +156,9 @@ extension SQLitePetStore {
         let end = min(ranking.matches.count, query.offset + query.limit)
         guard query.offset < end else { return PetPage(animals: [], totalCount: totalCount) }
         let leading = ranking.leading(end)
+        if leading.count <= 2 * query.limit + 8 {
+            return try smallPage(db, leading: leading, query: query, end: end, totalCount: totalCount)
+        }
         // Break distance ties by id, then keep this page.
         var ids: [Int64: String] = [:]
         for chunk in stride(from: 0, to: leading.count, by: 10_000) {
@@ -122,5 +180,21 @@ extension SQLitePetStore {
             animals[seq] = try animal(from: row, distanceKm: distances[seq])
         }
         return PetPage(animals: window.compactMap { animals[$0.key] }, totalCount: totalCount)
+    }
+
+    /// The page when few candidates lead: read them whole at once, order by (distance, id), cut.
+    private static func smallPage(
+        _ db: Database, leading: [NearbyRanking<Int64>.Candidate], query: PetQuery, end: Int, totalCount: Int
+    ) throws -> PetPage {
+        let distances = Dictionary(uniqueKeysWithValues: leading.map { ($0.key, $0.distanceKm) })
+        let sql = "SELECT seq, \(columns) FROM pet WHERE seq IN (\(databaseQuestionMarks(count: leading.count)))"
+        var animals: [Animal] = []
+        for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(leading.map(\.key))) {
+            let seq: Int64 = row["seq"]
+            animals.append(try animal(from: row, distanceKm: distances[seq]))
+        }
+        animals.sort { ($0.distanceKm ?? 0, $0.id) < ($1.distanceKm ?? 0, $1.id) }
+        let window = animals[min(query.offset, animals.count)..<min(end, animals.count)]
+        return PetPage(animals: Array(window), totalCount: totalCount)
     }
 }

@@ -18,6 +18,10 @@ public struct SQLitePetStore: PetStore {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Nearby queries touch R*Tree nodes and rows all over the file: map it into memory and keep
+            // a larger page cache, so reads cost no system calls.
+            try db.execute(sql: "PRAGMA mmap_size = 1073741824")
+            try db.execute(sql: "PRAGMA cache_size = -65536")
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
