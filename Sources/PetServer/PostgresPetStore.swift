@@ -7,10 +7,11 @@ import PostgresNIO
 /// The ``PetStore`` for deployments that outgrow one machine: PostgreSQL with PostGIS through a pool of
 /// postgres-nio connections, so any number of stateless API replicas can share one database.
 ///
-/// Locations live in a `geography(Point, 4326)` column with a GiST index. A nearby query lets the index
+/// Locations live in a `geography(Point, 4326)` column with a GiST index. A nearby page lets the index
 /// find candidates (`ST_DWithin`, a hair wider than the radius) and order them (the KNN operator `<->`,
-/// PostGIS's sphere distance); the exact radius test, the distances reported and the order of ties use
-/// the same haversine (``GreatCircle``) as ``SQLitePetStore``, so both stores give identical answers.
+/// PostGIS's sphere distance); the count adds up per-cell totals (``GeoCell``) as SQLite's does. The
+/// exact radius test, the distances reported and the order of ties use the same haversine
+/// (``GreatCircle``) as ``SQLitePetStore``, so both stores give identical answers.
 ///
 /// Open with ``open(_:logger:)`` (checks the server and PostGIS, migrates) and call ``shutdown()`` when
 /// done; the pool runs in a task of its own until then.
