@@ -45,11 +45,13 @@ public enum AppEvent: Equatable, Sendable {
             log.append(.scenePhaseChanged(phase))
         case .statusChecked(let status):
             log.append(.permissionChecked(status))
-        case .authorizationAnswered(let status):
-            log.append(before.activity == .requestingAuthorization
-                ? .permissionAnswered(status) : .permissionChanged(status))
-        case .statusChanged(let status):
-            if after.permissionStatus != before.permissionStatus || after.pendingStatus != before.pendingStatus {
+        case .authorizationAnswered(let status), .statusChanged(let status):
+            // The answer to iOS's alert is logged once, from whichever delivery came first; the
+            // request's return is logged even when it brings no answer (`.notDetermined`).
+            let isRequestReturn = if case .authorizationAnswered = event { true } else { false }
+            if before.isAwaitingAuthorizationAnswer, isRequestReturn || !after.isAwaitingAuthorizationAnswer {
+                log.append(.permissionAnswered(status))
+            } else if after.permissionStatus != before.permissionStatus || after.pendingStatus != before.pendingStatus {
                 log.append(.permissionChanged(status))
             }
         case .locationResult(let location):

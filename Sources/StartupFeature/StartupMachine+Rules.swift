@@ -2,21 +2,25 @@ import PetSpotDomain
 
 extension StartupMachine {
     /// Starts the pipeline for `status`: ask, locate, or query without coordinates.
-    /// - Parameter mayAsk: Whether a `.notDetermined` status may show iOS's alert (only on the
-    ///   screen's first check; a retry queries without coordinates instead).
+    /// - Parameter isFirstCheck: Whether this is the screen's first check, the only time iOS's alert
+    ///   (FR-003) or the custom popup (FR-004) may come with a load. A retry only loads: the person
+    ///   who answered "Don't Allow" and retries gets no popup for that answer.
     static func startLoad(
         for status: LocationPermissionStatus,
-        mayAsk: Bool,
+        isFirstCheck: Bool,
         in state: inout State
     ) -> [Effect] {
         if status.isAuthorized {
             return startLocating(in: &state)  // FR-002
         }
-        if status == .notDetermined, mayAsk {
-            state.activity = .requestingAuthorization
-            return [.requestAuthorization]  // FR-003
+        if status == .notDetermined, isFirstCheck {
+            // FR-003: iOS's alert shows. SC-001/FR-007: the query without coordinates starts behind it
+            // at once, as behind the custom popup (departure 5); the answer is handled when it comes
+            // (see `answerAuthorization`).
+            state.isAwaitingAuthorizationAnswer = true
+            return [.requestAuthorization] + startQuery(near: nil, in: &state)
         }
-        if status.shouldShowCustomPopup {
+        if status.shouldShowCustomPopup, isFirstCheck {
             presentPopupIfNotShownYet(in: &state)  // FR-004, FR-013
         }
         // Departure 5 / SC-001: the query without coordinates starts at once, behind the popup.
@@ -42,17 +46,42 @@ extension StartupMachine {
         state.isPopupPresented = true
     }
 
-    /// A status seen on the stream or on a re-check (FR-010, FR-011).
+    /// A status seen on the stream, on a re-check or as the request's return (FR-010, FR-011).
     static func observe(_ status: LocationPermissionStatus, in state: inout State) -> [Effect] {
         guard state.hasAppeared else {
             state.permissionStatus = status
             return []
+        }
+        if state.isAwaitingAuthorizationAnswer, status != .notDetermined {
+            return answerAuthorization(status, in: &state)
         }
         guard state.activity == .idle else {
             // FR-015: never cancel or overlap the running step; apply the latest change afterwards.
             state.pendingStatus = status == state.permissionStatus ? nil : status
             return []
         }
+        return applyStatusChange(to: status, in: &state)
+    }
+
+    /// The person's answer to iOS's alert, from whichever delivery came first; the other delivery
+    /// then repeats the status the machine already holds (or defers) and changes nothing.
+    static func answerAuthorization(_ status: LocationPermissionStatus, in state: inout State) -> [Effect] {
+        state.isAwaitingAuthorizationAnswer = false
+        guard status.isAuthorized else {
+            // FR-009: "Don't Allow": the listing without location is shown or on its way. FR-003 and
+            // not FR-004: the person just answered iOS's own alert, so the custom popup does not
+            // follow it (its once-per-session turn stays unused).
+            state.permissionStatus = status
+            state.pendingStatus = nil
+            state.currentLocation = nil
+            return []
+        }
+        guard state.activity == .idle else {
+            // FR-015: the query behind the alert completes first; then locate and query near them.
+            state.pendingStatus = status
+            return []
+        }
+        // FR-002, FR-011: "Allow While Using" or "Allow Once": locate, then refresh the listing nearby.
         return applyStatusChange(to: status, in: &state)
     }
 

@@ -11,6 +11,14 @@ extension StartupMachine {
         public var activity: Activity = .idle
         /// The latest status change seen while a step ran (FR-015); applied when it ends.
         public var pendingStatus: LocationPermissionStatus?
+        /// Whether iOS's alert was requested (FR-003) and no answer to it has arrived yet.
+        ///
+        /// The answer comes twice, in either order: as the request's return and on the status stream.
+        /// The first delivery of a status other than `.notDetermined` is the answer and clears this
+        /// flag; the second then finds nothing left to do. A `.notDetermined` return (the bounded
+        /// wait ended: no Info.plist key, or no answer yet) leaves it set, because iOS's alert can
+        /// outlive that wait and a late tap is still the answer to it.
+        public var isAwaitingAuthorizationAnswer = false
         /// The location of the last successful fetch, cleared when permission goes away.
         public var currentLocation: UserLocation?
         /// The last listing shown; nil until the first query completes.
@@ -46,8 +54,6 @@ extension StartupMachine {
         case idle
         /// FR-001: reading the status when the screen appeared.
         case checkingStatus
-        /// FR-003: iOS's alert is up.
-        case requestingAuthorization
         /// FR-002: waiting for one location.
         case locating
         /// One query in flight, with the coordinates it carries (already rounded).
@@ -70,7 +76,8 @@ extension StartupMachine {
         case screenAppeared
         /// The result of ``Effect/checkStatus``.
         case statusChecked(LocationPermissionStatus)
-        /// The result of ``Effect/requestAuthorization``.
+        /// The result of ``Effect/requestAuthorization``: the person's answer, or `.notDetermined`
+        /// when none came within the bounded wait.
         case authorizationAnswered(LocationPermissionStatus)
         /// The result of ``Effect/requestLocation``; nil when no location could be had.
         case locationResult(UserLocation?)
@@ -92,7 +99,8 @@ extension StartupMachine {
         case checkStatus
         /// Subscribe to status changes; each arrives as ``Event/statusChanged(_:)``.
         case observeStatusChanges
-        /// `requestWhenInUseAuthorization()`; answer with ``Event/authorizationAnswered(_:)``.
+        /// `requestWhenInUseAuthorization()`; answer with ``Event/authorizationAnswered(_:)``. It runs
+        /// alongside the query without coordinates that starts with it.
         case requestAuthorization
         /// `requestLocation()`; answer with ``Event/locationResult(_:)``.
         case requestLocation

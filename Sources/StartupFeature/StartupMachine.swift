@@ -7,10 +7,21 @@ import PetSpotDomain
 /// effects and feeds their results back as events. A `State` lives as long as one app session (one
 /// launch), so "once per session" is simply a flag in it.
 ///
-/// How a load goes: the screen appears → check the status → (`.notDetermined`: ask; authorized:
-/// locate; denied/restricted: show the popup and query at once) → query with or without coordinates →
-/// listing or error. At most one step of that pipeline runs at a time (``Activity``); a status
-/// change seen while it runs is kept in ``State/pendingStatus`` and applied when it ends (FR-015).
+/// How a load goes: the screen appears → check the status → (authorized: locate; `.notDetermined`:
+/// ask iOS and query at once; denied/restricted: show the popup and query at once) → query with or
+/// without coordinates → listing or error. At most one step of that pipeline runs at a time
+/// (``Activity``); a status change seen while it runs is kept in ``State/pendingStatus`` and applied
+/// when it ends (FR-015).
+///
+/// Nobody waits for a permission answer before seeing pets (SC-001, FR-007). For denied/restricted
+/// the query without coordinates runs behind the custom popup (departure 5); for a person never
+/// asked it runs behind iOS's own alert (FR-003), so the listing shows at once even when no answer
+/// ever comes (missing Info.plist key, or the person leaves the alert up). The answer arrives twice,
+/// in either order — the request's return and the status stream — and only the first delivery of a
+/// real answer counts (``State/isAwaitingAuthorizationAnswer``): "Allow" locates and queries again
+/// near the person, after the running query if it still runs (FR-002, FR-015); "Don't Allow" adds
+/// nothing, and never the custom popup, since the person just answered iOS's alert. A retry only
+/// loads: it neither asks nor shows the popup.
 public enum StartupMachine {
     /// Applies `event` to `state` and returns what must be done next, in order.
     public static func reduce(_ state: inout State, _ event: Event) -> [Effect] {
@@ -29,15 +40,14 @@ public enum StartupMachine {
             guard state.activity == .checkingStatus else { return observe(status, in: &state) }
             state.permissionStatus = status
             if state.pendingStatus == status { state.pendingStatus = nil }
-            return startLoad(for: status, mayAsk: true, in: &state)
+            return startLoad(for: status, isFirstCheck: true, in: &state)
 
         case .authorizationAnswered(let status):
-            guard state.activity == .requestingAuthorization else { return observe(status, in: &state) }
-            state.permissionStatus = status
-            if state.pendingStatus == status { state.pendingStatus = nil }
-            // FR-002 after "Allow"; FR-009 after "Don't Allow": the person just answered iOS's own
-            // alert, so the custom popup does not follow it.
-            return status.isAuthorized ? startLocating(in: &state) : startQuery(near: nil, in: &state)
+            // `.notDetermined` means the bounded wait ended without an answer: no news, and never a
+            // change to apply (it may even come after the stream brought the answer).
+            guard status != .notDetermined else { return [] }
+            // The request's return is one of the answer's two deliveries; the stream brings the other.
+            return observe(status, in: &state)
 
         case .locationResult(let location):
             guard state.activity == .locating else { return [] }
@@ -78,7 +88,7 @@ public enum StartupMachine {
 
         case .retryTapped:
             guard state.hasAppeared, state.activity == .idle else { return [] }
-            return startLoad(for: state.permissionStatus, mayAsk: false, in: &state)
+            return startLoad(for: state.permissionStatus, isFirstCheck: false, in: &state)
         }
     }
 }

@@ -7,16 +7,18 @@ import TestSupport
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct FirstTimeRequestTests {
-    // US2-1, FR-003
-    @Test func givenNotDetermined_whenScreenAppears_thenSystemPermissionAlertRequested() async {
+    // US2-1, FR-003, FR-007, SC-001: iOS's alert is requested and the query without coordinates
+    // starts with it, not after the answer.
+    @Test func givenNotDetermined_whenScreenAppears_thenSystemAlertRequestedAndQueryWithoutCoordinatesStartsWithIt() async throws {
         let screen = StartupScreen(status: .notDetermined)
 
         await screen.appear()
 
         #expect(screen.locationService.requestAuthorizationCalled)
         #expect(screen.locationService.requestAuthorizationCallCount == 1)
-        #expect(screen.recorder.events.contains(.permissionRequested))
         #expect(screen.viewModel.showPermissionDeniedAlert == false)
+        let requested = try #require(screen.recorder.events.firstIndex(of: .permissionRequested))
+        #expect(screen.recorder.events[requested + 1] == .queryStarted(withLocation: false))
     }
 
     // US2-2, FR-002, FR-008
@@ -28,8 +30,10 @@ struct FirstTimeRequestTests {
 
         #expect(screen.viewModel.locationPermissionStatus == .authorizedWhenInUse)
         #expect(screen.locationService.requestLocationCallCount == 1)
-        #expect(await screen.queriedLocations == [StartupScreen.sentWarsaw])
-        #expect(screen.viewModel.animals.count == 4)
+        // The query behind the alert, then the nearby one; never at the same time.
+        #expect(await screen.queriedLocations == [nil, StartupScreen.sentWarsaw])
+        #expect(await screen.repository.maximumConcurrentQueries == 1)
+        #expect(screen.recorder.events.last == .listingShown(count: 4, withLocation: true))
     }
 
     // US2-3, FR-009, FR-007
@@ -70,5 +74,47 @@ struct FirstTimeRequestTests {
         #expect(screen.viewModel.locationPermissionStatus == .notDetermined)
         #expect(await screen.queriedLocations == [nil])
         #expect(screen.viewModel.animals.count == 4)
+        #expect(screen.locationService.requestLocationCallCount == 0)
+        #expect(screen.recorder.count(of: .customPopupShown) == 0)
+    }
+
+    // FR-015, FR-011: the request returned without an answer and the person allows later, while the
+    // query behind the alert still runs: it completes, then the location is fetched and the listing
+    // refreshed nearby.
+    @Test func givenQueryBehindAlertHeld_whenPersonAllowsAfterTheWaitEnded_thenLocatedOnlyAfterQueryCompletes() async throws {
+        let screen = StartupScreen(status: .notDetermined)
+        await screen.repository.holdFetches()
+        screen.viewModel.onAppear()
+        await screen.repository.waitForHeldFetch()
+
+        screen.locationService.simulateStatusChange(to: .authorizedWhenInUse)
+        await screen.recorder.waitFor(.permissionChangeDeferred(.authorizedWhenInUse))
+        #expect(screen.locationService.requestLocationCallCount == 0)
+
+        await screen.repository.releaseHeldFetches()
+        await screen.viewModel.waitUntilIdle()
+
+        #expect(await screen.queriedLocations == [nil, StartupScreen.sentWarsaw])
+        #expect(await screen.repository.maximumConcurrentQueries == 1)
+        #expect(screen.locationService.requestLocationCallCount == 1)
+        #expect(screen.recorder.count(of: .permissionAnswered(.authorizedWhenInUse)) == 1)
+        let finished = try #require(screen.recorder.events.firstIndex(of: .queryFinished(count: 4)))
+        let located = try #require(screen.recorder.events.firstIndex(of: .locationRequested))
+        #expect(finished < located)
+    }
+
+    // FR-003: iOS's alert can outlive the bounded wait; "Don't Allow" tapped after it is still the
+    // answer to the alert, so the custom popup does not follow.
+    @Test func givenRequestReturnedWithoutAnswer_whenPersonDoesNotAllowLater_thenNoCustomPopupAndNoNewQuery() async {
+        let screen = StartupScreen(status: .notDetermined)
+        await screen.appear()
+
+        screen.locationService.simulateStatusChange(to: .denied)
+        await screen.recorder.waitFor(.permissionAnswered(.denied))
+        await screen.viewModel.waitUntilIdle()
+
+        #expect(screen.viewModel.locationPermissionStatus == .denied)
+        #expect(screen.viewModel.showPermissionDeniedAlert == false)
+        #expect(await screen.queriedLocations == [nil])
     }
 }

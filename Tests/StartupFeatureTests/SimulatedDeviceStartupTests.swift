@@ -1,3 +1,4 @@
+import Clocks
 import DeviceSimulator
 import PetSpotDomain
 import StartupFeature
@@ -49,7 +50,7 @@ struct SimulatedDeviceStartupTests {
         #expect(screen.viewModel.animals.count == 4)
     }
 
-    // US2-1, US2-2, FR-003
+    // US2-1, US2-2, FR-003, FR-007: the listing without location behind the alert, then the nearby one.
     @Test func givenFreshInstall_whenUserAllowsWhileUsingInSystemAlert_thenLocationFetchedAndQueried() async throws {
         let screen = try await SimulatedStartupScreen(.init(authorization: .notDetermined, position: SimulatedStartupScreen.home))
 
@@ -59,8 +60,98 @@ struct SimulatedDeviceStartupTests {
 
         #expect(screen.viewModel.locationPermissionStatus == .authorizedWhenInUse)
         #expect(screen.viewModel.currentLocation != nil)
-        #expect(await screen.repository.queriedLocations == [sent(screen)])
+        #expect(await screen.repository.queriedLocations == [nil, sent(screen)])
         #expect(screen.viewModel.showPermissionDeniedAlert == false)
+    }
+
+    // US2-1, FR-003, SC-001: the listing without location shows while iOS's alert is still up.
+    @Test func givenFreshInstall_whenScreenAppears_thenListingWithoutLocationShownBeforeAnyAnswer() async throws {
+        let screen = try await SimulatedStartupScreen(.init(authorization: .notDetermined, position: SimulatedStartupScreen.home))
+
+        screen.appear()
+        await screen.recorder.waitFor(.listingShown(count: 4, withLocation: false))
+        await screen.waitForDevice { if case .systemAlertShown = $0 { true } else { false } }
+
+        #expect(!screen.recorder.events.contains { if case .permissionAnswered = $0 { true } else { false } })
+        #expect(await screen.repository.queriedLocations == [nil])
+    }
+
+    // US2-2, FR-011: "Allow" after the listing behind the alert is shown (the stream's change first, as
+    // iOS delivers it): one location request, one nearby query, the answer logged once.
+    @Test func givenListingBehindAlertShown_whenUserAllows_thenOneLocationRequestAndListingRefreshedNearby() async throws {
+        let screen = try await SimulatedStartupScreen(.init(authorization: .notDetermined, position: SimulatedStartupScreen.home))
+        screen.appear()
+        await screen.recorder.waitFor(.listingShown(count: 4, withLocation: false))
+
+        try await screen.answerAlert(.allowWhileUsing)
+        await screen.gpsAnswers()
+
+        #expect(await screen.repository.queriedLocations == [nil, sent(screen)])
+        #expect(screen.recorder.count(of: .locationRequested) == 1)
+        #expect(screen.recorder.count(of: .permissionAnswered(.authorizedWhenInUse)) == 1)
+        #expect(screen.recorder.events.last == .listingShown(count: 4, withLocation: true))
+        #expect(screen.recorder.count(of: .customPopupShown) == 0)
+    }
+
+    // US2-2, FR-015: "Allow" while the query behind the alert still runs: it completes first, then the
+    // location is requested and the nearby query sent; never two queries at once.
+    @Test func givenQueryBehindAlertRunning_whenUserAllows_thenLocatedOnlyAfterQueryCompletes() async throws {
+        let screen = try await SimulatedStartupScreen(.init(authorization: .notDetermined, position: SimulatedStartupScreen.home))
+        await screen.repository.holdFetches()
+        screen.appear()
+        await screen.repository.waitForHeldFetch()
+
+        try await screen.answerAlert(.allowWhileUsing)
+        await screen.recorder.waitFor(.permissionChangeDeferred(.authorizedWhenInUse))
+        #expect(!screen.recorder.events.contains(.locationRequested))
+
+        await screen.repository.releaseHeldFetches()
+        await screen.gpsAnswers()
+
+        #expect(await screen.repository.queriedLocations == [nil, sent(screen)])
+        #expect(await screen.repository.maximumConcurrentQueries == 1)
+        #expect(screen.recorder.count(of: .locationRequested) == 1)
+        let finished = try #require(screen.recorder.events.firstIndex(of: .queryFinished(count: 4)))
+        let located = try #require(screen.recorder.events.firstIndex(of: .locationRequested))
+        #expect(finished < located)
+    }
+
+    // US2-3, FR-009: "Don't Allow" while the query behind the alert still runs: nothing more, no popup.
+    @Test func givenQueryBehindAlertRunning_whenUserDoesNotAllow_thenSameQueryCompletesAndNoCustomPopup() async throws {
+        let screen = try await SimulatedStartupScreen(.init(authorization: .notDetermined, position: SimulatedStartupScreen.home))
+        await screen.repository.holdFetches()
+        screen.appear()
+        await screen.repository.waitForHeldFetch()
+
+        try await screen.answerAlert(.dontAllow)
+        await screen.recorder.waitFor(.permissionAnswered(.denied))
+        await screen.repository.releaseHeldFetches()
+        await screen.viewModel.waitUntilIdle()
+
+        #expect(await screen.repository.queriedLocations == [nil])
+        #expect(screen.recorder.count(of: .customPopupShown) == 0)
+        #expect(!screen.recorder.events.contains(.locationRequested))
+        #expect(screen.viewModel.animals.count == 4)
+    }
+
+    // Edge case: Info.plist lacks the key, iOS shows nothing; FR-003, SC-001: the listing comes at once,
+    // and the end of the bounded wait adds nothing.
+    @Test func givenMissingInfoPlistKey_whenScreenAppears_thenListingAtOnceAndNothingAfterTheWaitEnds() async throws {
+        let screen = try await SimulatedStartupScreen(
+            .init(authorization: .notDetermined, position: SimulatedStartupScreen.home), infoPlistKeys: [])
+
+        screen.appear()
+        await screen.recorder.waitFor(.listingShown(count: 4, withLocation: false))
+        await screen.waitForDevice { if case .requestIgnored = $0 { true } else { false } }
+        await screen.clock.advance(by: .seconds(30))
+        screen.device.runDueWork()
+        await screen.viewModel.waitUntilIdle()
+
+        #expect(screen.recorder.count(of: .permissionAnswered(.notDetermined)) == 1)
+        #expect(await screen.repository.queriedLocations == [nil])
+        #expect(!screen.recorder.events.contains(.locationRequested))
+        #expect(screen.recorder.count(of: .customPopupShown) == 0)
+        #expect(!screen.device.log.contains { if case .systemAlertShown = $0.event { true } else { false } })
     }
 
     // US2-3, US2-4, FR-009

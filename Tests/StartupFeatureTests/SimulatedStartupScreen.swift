@@ -23,10 +23,14 @@ final class SimulatedStartupScreen {
     static let home = Fixtures.warsaw.coordinate
 
     /// Launches the app on a device whose location settings are `location`.
-    init(_ location: DeviceConfiguration.Location) async throws {
+    /// - Parameter infoPlistKeys: The app's Info.plist keys; without the When-In-Use one iOS shows no alert.
+    init(
+        _ location: DeviceConfiguration.Location,
+        infoPlistKeys: Set<String> = [SimulatedDevice.InfoPlistKey.locationWhenInUse]
+    ) async throws {
         device = SimulatedDevice(
             configuration: DeviceConfiguration(
-                infoPlistKeys: [SimulatedDevice.InfoPlistKey.locationWhenInUse],
+                infoPlistKeys: infoPlistKeys,
                 location: location
             ),
             clock: clock

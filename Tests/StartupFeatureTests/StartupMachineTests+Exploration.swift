@@ -3,7 +3,7 @@ import StartupFeature
 import Testing
 import TestSupport
 
-/// Every order of events, up to a depth, checked against the four invariants of the screen.
+/// Every order of events, up to a depth, checked against the invariants of the screen.
 extension StartupMachineTests {
     /// One thing that can happen: a person's action, a system change, or one outstanding effect
     /// completing. Each becomes one or more machine events.
@@ -19,7 +19,14 @@ extension StartupMachineTests {
         case querySucceeds
         case queryFails
         case statusCheckCompletes
+        /// The request returns with the device's status (the stream delivered the answer first, or
+        /// no answer came within the bounded wait).
         case authorizationAnswerArrives
+        /// The person allows in iOS's alert and the request's return comes before the stream's change
+        /// (which ``permissionGranted`` then delivers).
+        case alertAllowedRequestReturnsFirst
+        /// The same for "Don't Allow" (``permissionDenied`` delivers the stream's change).
+        case alertDeniedRequestReturnsFirst
         case retry
     }
 
@@ -30,16 +37,32 @@ extension StartupMachineTests {
         var queriesInFlight = 0
         var firstQueryStarted = false
         var popupsShown = 0
+        var locationRequestsInFlight = 0
+        /// iOS's alert is up: the machine asked while the device's status was `.notDetermined`.
+        var isAlertUp = false
+        /// The person's answer to the alert, until the status changes otherwise (in Settings).
+        var alertAnswer: LocationPermissionStatus?
+
+        /// The device's status becomes `status`: the alert's answer if it is up, a Settings change if not.
+        mutating func deviceStatusChanges(to status: LocationPermissionStatus) {
+            if isAlertUp {
+                isAlertUp = false
+                alertAnswer = status
+            } else if status != deviceStatus {
+                alertAnswer = nil
+            }
+            deviceStatus = status
+        }
 
         /// The machine events for `happening`; the world's side changes first.
         mutating func events(for happening: Happening) -> [StartupMachine.Event] {
             switch happening {
             case .screenAppears: return [.screenAppeared]
             case .permissionGranted:
-                deviceStatus = .authorizedWhenInUse
+                deviceStatusChanges(to: .authorizedWhenInUse)
                 return [.statusChanged(.authorizedWhenInUse)]
             case .permissionDenied:
-                deviceStatus = .denied
+                deviceStatusChanges(to: .denied)
                 return [.statusChanged(.denied)]
             case .backgroundRoundTrip:
                 return [.scenePhaseChanged(.background), .scenePhaseChanged(.inactive), .scenePhaseChanged(.active)]
@@ -51,6 +74,12 @@ extension StartupMachineTests {
             case .queryFails: return [.animalsFailed("503")]
             case .statusCheckCompletes: return [.statusChecked(deviceStatus)]
             case .authorizationAnswerArrives: return [.authorizationAnswered(deviceStatus)]
+            case .alertAllowedRequestReturnsFirst:
+                deviceStatusChanges(to: .authorizedWhenInUse)
+                return [.authorizationAnswered(.authorizedWhenInUse)]
+            case .alertDeniedRequestReturnsFirst:
+                deviceStatusChanges(to: .denied)
+                return [.authorizationAnswered(.denied)]
             case .retry: return [.retryTapped]
             }
         }
@@ -89,6 +118,22 @@ extension StartupMachineTests {
             }
             if popupsShown > 1 { return "popup shown \(popupsShown) times in one session" }
 
+            // Invariant 5: the person who just answered iOS's alert never gets the custom popup for it.
+            if !before.isPopupPresented, machine.isPopupPresented, isAlertUp || alertAnswer != nil {
+                return "custom popup shown for the answer to iOS's alert (\(String(describing: alertAnswer)))"
+            }
+            if effects.contains(.requestAuthorization), deviceStatus == .notDetermined { isAlertUp = true }
+
+            // Invariant 6: never two location requests in flight.
+            if case .locationResult = event, locationRequestsInFlight == 1 { locationRequestsInFlight = 0 }
+            for effect in effects where effect == .requestLocation {
+                if locationRequestsInFlight > 0 { return "a second location request while one was in flight" }
+                locationRequestsInFlight += 1
+            }
+            if (machine.activity == .locating) != (locationRequestsInFlight == 1) {
+                return "the machine and the world disagree on the location request in flight"
+            }
+
             // Invariant 1: after the first query, never a dead end.
             if firstQueryStarted, machine.listing == nil, !querying, machine.loadFailure == nil {
                 return "dead end: no listing, no query in flight and no error with Retry"
@@ -122,7 +167,8 @@ extension StartupMachineTests {
         return explored
     }
 
-    // FR-007, FR-013, FR-015, SC-001, SC-002: all four invariants hold in every order of events.
+    // FR-003, FR-007, FR-013, FR-015, SC-001, SC-002: all six invariants hold in every order of events,
+    // including both orders of the alert's two answer deliveries.
     @Test(arguments: LocationPermissionStatus.allCases)
     func givenAnyStartingStatus_whenEverySequenceOfUpToSixEventsApplied_thenInvariantsHoldAfterEachStep(
         start: LocationPermissionStatus

@@ -36,12 +36,17 @@ import TestSupport
         }
     }
 
-    // FR-003
-    @Test func givenNotDeterminedChecked_whenStatusArrives_thenAuthorizationRequested() {
+    // FR-003, FR-007, SC-001: iOS's alert shows and the query without coordinates starts behind it.
+    @Test func givenNotDeterminedChecked_whenStatusArrives_thenAuthorizationRequestedAndQueryWithoutCoordinatesStarted() {
         var state = State()
         _ = StartupMachine.reduce(&state, .screenAppeared)
-        step(&state, .statusChecked(.notDetermined), effects: [.requestAuthorization]) {
-            $0.activity = .requestingAuthorization
+        step(&state, .statusChecked(.notDetermined), effects: [.requestAuthorization, .fetchAnimals(near: nil)]) {
+            $0.isAwaitingAuthorizationAnswer = true
+            $0.activity = .querying(near: nil)
+        }
+        step(&state, .animalsLoaded(Fixtures.animals), effects: []) {  // FR-012: the listing, at once
+            $0.activity = .idle
+            $0.listing = .init(animals: Fixtures.animals, queriedNearLocation: false)
         }
     }
 
