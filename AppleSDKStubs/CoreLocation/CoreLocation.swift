@@ -63,10 +63,6 @@ public struct CLLocationCoordinate2D: Sendable {
     public var latitude: CLLocationDegrees
     // https://developer.apple.com/documentation/corelocation/cllocationcoordinate2d/longitude
     public var longitude: CLLocationDegrees
-    // https://developer.apple.com/documentation/corelocation/cllocationcoordinate2d/init()
-    public init() { fatalError() }
-    // https://developer.apple.com/documentation/corelocation/cllocationcoordinate2d/init(latitude:longitude:)
-    public init(latitude: CLLocationDegrees, longitude: CLLocationDegrees) { fatalError() }
 }
 
 // https://developer.apple.com/documentation/corelocation/cllocation
@@ -85,12 +81,6 @@ public struct CLError: Error, Hashable, Sendable {
     public enum Code: Int, Sendable {
         // https://developer.apple.com/documentation/corelocation/clerror-swift.struct/code/locationunknown
         case locationUnknown = 0
-        // https://developer.apple.com/documentation/corelocation/clerror-swift.struct/code/denied
-        case denied = 1
-        // https://developer.apple.com/documentation/corelocation/clerror-swift.struct/code/network
-        case network = 2
-        // https://developer.apple.com/documentation/corelocation/clerror-swift.struct/code/promptdeclined
-        case promptDeclined = 18
     }
     // https://developer.apple.com/documentation/foundation/customnserror (the `code` of a bridged error struct)
     public var code: Code { fatalError() }

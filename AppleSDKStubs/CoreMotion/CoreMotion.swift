@@ -24,20 +24,10 @@ public enum CMAuthorizationStatus: Int, Sendable {
 }
 
 // https://developer.apple.com/documentation/coremotion/cmlogitem
-open class CMLogItem: NSObject {
-    // https://developer.apple.com/documentation/coremotion/cmlogitem/timestamp
-    open var timestamp: TimeInterval { fatalError() }
-}
+open class CMLogItem: NSObject {}
 
 // https://developer.apple.com/documentation/coremotion/cmmotionactivity
-open class CMMotionActivity: CMLogItem {
-    // https://developer.apple.com/documentation/coremotion/cmmotionactivity/startdate
-    open var startDate: Date { fatalError() }
-    // https://developer.apple.com/documentation/coremotion/cmmotionactivity/walking
-    open var walking: Bool { fatalError() }
-    // https://developer.apple.com/documentation/coremotion/cmmotionactivity/automotive
-    open var automotive: Bool { fatalError() }
-}
+open class CMMotionActivity: CMLogItem {}
 
 // https://developer.apple.com/documentation/coremotion/cmmotionactivityqueryhandler
 public typealias CMMotionActivityQueryHandler = ([CMMotionActivity]?, (any Error)?) -> Void
@@ -57,6 +47,4 @@ open class CMMotionActivityManager: NSObject {
         to queue: OperationQueue,
         withHandler handler: @escaping CMMotionActivityQueryHandler
     ) { fatalError() }
-    // https://developer.apple.com/documentation/coremotion/cmmotionactivitymanager/stopactivityupdates()
-    open func stopActivityUpdates() { fatalError() }
 }

@@ -45,10 +45,6 @@ public struct HKQuantityTypeIdentifier: Hashable, RawRepresentable, Sendable {
 // https://developer.apple.com/documentation/healthkit/hkobjecttype
 // `Sendable`: HKObjectType.h marks it and every subclass `NS_SWIFT_SENDABLE` (immutable types).
 open class HKObjectType: NSObject, @unchecked Sendable {
-    // https://developer.apple.com/documentation/healthkit/hkobjecttype/identifier
-    open var identifier: String { fatalError() }
-    // https://developer.apple.com/documentation/healthkit/hkobjecttype/quantitytype(foridentifier:)
-    open class func quantityType(forIdentifier identifier: HKQuantityTypeIdentifier) -> HKQuantityType? { fatalError() }
     // https://developer.apple.com/documentation/healthkit/hkobjecttype/workouttype()
     open class func workoutType() -> HKWorkoutType { fatalError() }
 }
@@ -80,23 +76,11 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     open class func isHealthDataAvailable() -> Bool { fatalError() }
     // https://developer.apple.com/documentation/healthkit/hkhealthstore/authorizationstatus(for:)
     open func authorizationStatus(for type: HKObjectType) -> HKAuthorizationStatus { fatalError() }
-    // https://developer.apple.com/documentation/healthkit/hkhealthstore/getrequeststatusforauthorization(toshare:read:completion:)
-    open func getRequestStatusForAuthorization(
-        toShare typesToShare: Set<HKSampleType>,
-        read typesToRead: Set<HKObjectType>,
-        completion: @escaping @Sendable (HKAuthorizationRequestStatus, (any Error)?) -> Void
-    ) { fatalError() }
     // https://developer.apple.com/documentation/healthkit/hkhealthstore/statusforauthorizationrequest(toshare:read:)
     open func statusForAuthorizationRequest(
         toShare typesToShare: Set<HKSampleType>,
         read typesToRead: Set<HKObjectType>
     ) async throws -> HKAuthorizationRequestStatus { fatalError() }
-    // https://developer.apple.com/documentation/healthkit/hkhealthstore/requestauthorization(toshare:read:completion:)
-    open func requestAuthorization(
-        toShare typesToShare: Set<HKSampleType>?,
-        read typesToRead: Set<HKObjectType>?,
-        completion: @escaping @Sendable (Bool, (any Error)?) -> Void
-    ) { fatalError() }
     // https://developer.apple.com/documentation/healthkit/hkhealthstore/requestauthorization(toshare:read:)
     open func requestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws {
         fatalError()

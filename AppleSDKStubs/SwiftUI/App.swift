@@ -48,34 +48,9 @@ public struct WindowGroup<Content: View>: Scene {
     public var body: Never { fatalError() }
 }
 
-extension Scene {
-    // https://developer.apple.com/documentation/swiftui/scene/onchange(of:initial:_:)
-    nonisolated public func onChange<V: Equatable>(
-        of value: V,
-        initial: Bool = false,
-        _ action: @escaping (_ oldValue: V, _ newValue: V) -> Void
-    ) -> some Scene { _StubScene() }
-}
-
-/// The one concrete type behind every `some Scene` a modifier returns here (not in the SDK).
-nonisolated public struct _StubScene: Scene {
-    public typealias Body = Never
-    public init() {}
-    public var body: Never { fatalError() }
-}
-
 // https://developer.apple.com/documentation/swiftui/uihostingcontroller
 @MainActor @preconcurrency
 open class UIHostingController<Content: View>: UIViewController {
     // https://developer.apple.com/documentation/swiftui/uihostingcontroller/init(rootview:)
     @MainActor @preconcurrency public init(rootView: Content) { fatalError() }
-    // https://developer.apple.com/documentation/swiftui/uihostingcontroller/init(coder:rootview:)
-    @MainActor @preconcurrency public init?(coder aDecoder: NSCoder, rootView: Content) { fatalError() }
-    // https://developer.apple.com/documentation/swiftui/uihostingcontroller/init(coder:)
-    @MainActor @preconcurrency public required init?(coder aDecoder: NSCoder) { fatalError() }
-    // https://developer.apple.com/documentation/swiftui/uihostingcontroller/rootview
-    @MainActor @preconcurrency public var rootView: Content {
-        get { fatalError() }
-        set { fatalError() }
-    }
 }

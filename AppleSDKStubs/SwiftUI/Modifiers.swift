@@ -6,13 +6,7 @@ import Foundation
 extension View {
     // https://developer.apple.com/documentation/swiftui/view/padding(_:_:)
     nonisolated public func padding(_ edges: Edge.Set = .all, _ length: CGFloat? = nil) -> some View { _StubView() }
-    // https://developer.apple.com/documentation/swiftui/view/padding(_:)
-    nonisolated public func padding(_ length: CGFloat) -> some View { _StubView() }
 
-    // https://developer.apple.com/documentation/swiftui/view/frame(width:height:alignment:)
-    nonisolated public func frame(width: CGFloat? = nil, height: CGFloat? = nil, alignment: Alignment = .center) -> some View {
-        _StubView()
-    }
     // https://developer.apple.com/documentation/swiftui/view/frame(minwidth:idealwidth:maxwidth:minheight:idealheight:maxheight:alignment:)
     nonisolated public func frame(
         minWidth: CGFloat? = nil,
@@ -37,25 +31,15 @@ extension View {
     nonisolated public func navigationTitle<S: StringProtocol>(_ title: S) -> some View { _StubView() }
     // https://developer.apple.com/documentation/swiftui/view/navigationtitle(_:)
     nonisolated public func navigationTitle(_ titleKey: LocalizedStringKey) -> some View { _StubView() }
-    // https://developer.apple.com/documentation/swiftui/view/navigationtitle(_:)
-    nonisolated public func navigationTitle(_ title: Text) -> some View { _StubView() }
 
     // https://developer.apple.com/documentation/swiftui/view/onappear(perform:)
     nonisolated public func onAppear(perform action: (() -> Void)? = nil) -> some View { _StubView() }
-    // https://developer.apple.com/documentation/swiftui/view/ondisappear(perform:)
-    nonisolated public func onDisappear(perform action: (() -> Void)? = nil) -> some View { _StubView() }
 
     // https://developer.apple.com/documentation/swiftui/view/onchange(of:initial:_:)-4psgg
     nonisolated public func onChange<V: Equatable>(
         of value: V,
         initial: Bool = false,
         _ action: @escaping (_ oldValue: V, _ newValue: V) -> Void
-    ) -> some View { _StubView() }
-    // https://developer.apple.com/documentation/swiftui/view/onchange(of:initial:_:)
-    nonisolated public func onChange<V: Equatable>(
-        of value: V,
-        initial: Bool = false,
-        _ action: @escaping () -> Void
     ) -> some View { _StubView() }
 
     // https://developer.apple.com/documentation/swiftui/view/task(priority:_:)
@@ -66,25 +50,7 @@ extension View {
         priority: TaskPriority = .userInitiated,
         @_inheritActorContext _ action: @escaping @isolated(any) @Sendable () async -> Void
     ) -> some View { _StubView() }
-    // https://developer.apple.com/documentation/swiftui/view/task(id:priority:_:)
-    nonisolated public func task<T: Equatable>(
-        id value: T,
-        priority: TaskPriority = .userInitiated,
-        @_inheritActorContext _ action: @escaping @isolated(any) @Sendable () async -> Void
-    ) -> some View { _StubView() }
 
-    // https://developer.apple.com/documentation/swiftui/view/alert(_:ispresented:actions:)-1bkka
-    nonisolated public func alert<S: StringProtocol, A: View>(
-        _ title: S,
-        isPresented: Binding<Bool>,
-        @ViewBuilder actions: () -> A
-    ) -> some View { _StubView() }
-    // https://developer.apple.com/documentation/swiftui/view/alert(_:ispresented:actions:)-3200l
-    nonisolated public func alert<A: View>(
-        _ titleKey: LocalizedStringKey,
-        isPresented: Binding<Bool>,
-        @ViewBuilder actions: () -> A
-    ) -> some View { _StubView() }
     // https://developer.apple.com/documentation/swiftui/view/alert(_:ispresented:actions:message:)-8dvt8
     nonisolated public func alert<S: StringProtocol, A: View, M: View>(
         _ title: S,
@@ -92,27 +58,7 @@ extension View {
         @ViewBuilder actions: () -> A,
         @ViewBuilder message: () -> M
     ) -> some View { _StubView() }
-    // https://developer.apple.com/documentation/swiftui/view/alert(_:ispresented:actions:message:)-6awwp
-    nonisolated public func alert<A: View, M: View>(
-        _ titleKey: LocalizedStringKey,
-        isPresented: Binding<Bool>,
-        @ViewBuilder actions: () -> A,
-        @ViewBuilder message: () -> M
-    ) -> some View { _StubView() }
-    // https://developer.apple.com/documentation/swiftui/view/alert(_:ispresented:actions:message:)-3rabc
-    nonisolated public func alert<A: View, M: View>(
-        _ title: Text,
-        isPresented: Binding<Bool>,
-        @ViewBuilder actions: () -> A,
-        @ViewBuilder message: () -> M
-    ) -> some View { _StubView() }
 
-    // https://developer.apple.com/documentation/swiftui/view/sheet(ispresented:ondismiss:content:)
-    nonisolated public func sheet<Content: View>(
-        isPresented: Binding<Bool>,
-        onDismiss: (() -> Void)? = nil,
-        @ViewBuilder content: @escaping () -> Content
-    ) -> some View { _StubView() }
     // https://developer.apple.com/documentation/swiftui/view/sheet(item:ondismiss:content:)
     nonisolated public func sheet<Item: Identifiable, Content: View>(
         item: Binding<Item?>,
@@ -124,17 +70,8 @@ extension View {
     nonisolated public func accessibilityIdentifier(_ identifier: String) -> ModifiedContent<Self, AccessibilityAttachmentModifier> {
         fatalError()
     }
-    // https://developer.apple.com/documentation/swiftui/view/accessibilitylabel(_:)
-    nonisolated public func accessibilityLabel<S: StringProtocol>(_ label: S) -> ModifiedContent<Self, AccessibilityAttachmentModifier> {
-        fatalError()
-    }
     // https://developer.apple.com/documentation/swiftui/view/accessibilityhidden(_:)
     nonisolated public func accessibilityHidden(_ hidden: Bool) -> ModifiedContent<Self, AccessibilityAttachmentModifier> {
         fatalError()
     }
-}
-
-extension ModifiedContent where Modifier == AccessibilityAttachmentModifier {
-    // https://developer.apple.com/documentation/swiftui/modifiedcontent/accessibilityidentifier(_:)
-    nonisolated public func accessibilityIdentifier(_ identifier: String) -> ModifiedContent<Content, Modifier> { fatalError() }
 }

@@ -1,4 +1,4 @@
-// State, bindings and the environment. See View.swift for what this module is.
+// Bindings and the environment. See View.swift for what this module is.
 
 import Foundation
 import Observation
@@ -9,20 +9,13 @@ public protocol DynamicProperty {}
 // https://developer.apple.com/documentation/swiftui/binding
 @frozen @propertyWrapper @dynamicMemberLookup
 public struct Binding<Value> {
-    // https://developer.apple.com/documentation/swiftui/binding/init(get:set:)-7ufcp
-    @preconcurrency public init(
-        get: @escaping @isolated(any) @Sendable () -> Value,
-        set: @escaping @isolated(any) @Sendable (Value) -> Void
-    ) { fatalError() }
-    // https://developer.apple.com/documentation/swiftui/binding/constant(_:)
-    public static func constant(_ value: Value) -> Binding<Value> { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/binding/init(projectedvalue:)
+    public init(projectedValue: Binding<Value>) { fatalError() }
     // https://developer.apple.com/documentation/swiftui/binding/wrappedvalue
     public var wrappedValue: Value {
         get { fatalError() }
         nonmutating set { fatalError() }
     }
-    // https://developer.apple.com/documentation/swiftui/binding/projectedvalue
-    public var projectedValue: Binding<Value> { fatalError() }
     // https://developer.apple.com/documentation/swiftui/binding/subscript(dynamicmember:)
     public subscript<Subject>(dynamicMember keyPath: WritableKeyPath<Value, Subject>) -> Binding<Subject> { fatalError() }
 }
@@ -30,27 +23,6 @@ public struct Binding<Value> {
 // https://developer.apple.com/documentation/swiftui/binding ("A binding conforms to Sendable only if
 // its wrapped value type also conforms to Sendable.")
 extension Binding: Sendable where Value: Sendable {}
-
-// https://developer.apple.com/documentation/swiftui/state
-@frozen @propertyWrapper
-public struct State<Value>: DynamicProperty {
-    // https://developer.apple.com/documentation/swiftui/state/init(wrappedvalue:)
-    public init(wrappedValue value: Value) { fatalError() }
-    // https://developer.apple.com/documentation/swiftui/state/init(initialvalue:)
-    public init(initialValue value: Value) { fatalError() }
-    // https://developer.apple.com/documentation/swiftui/state/wrappedvalue
-    public var wrappedValue: Value {
-        get { fatalError() }
-        nonmutating set { fatalError() }
-    }
-    // https://developer.apple.com/documentation/swiftui/state/projectedvalue
-    public var projectedValue: Binding<Value> { fatalError() }
-}
-
-extension State where Value: ExpressibleByNilLiteral {
-    // https://developer.apple.com/documentation/swiftui/state/init()
-    public init() { fatalError() }
-}
 
 // https://developer.apple.com/documentation/swiftui/bindable
 @dynamicMemberLookup @propertyWrapper
@@ -68,10 +40,6 @@ public struct Bindable<Value> {
     ) -> Binding<Subject> where Value: AnyObject { fatalError() }
     // https://developer.apple.com/documentation/swiftui/bindable/init(wrappedvalue:)
     public init(wrappedValue: Value) where Value: AnyObject, Value: Observable { fatalError() }
-    // https://developer.apple.com/documentation/swiftui/bindable/init(_:)
-    public init(_ wrappedValue: Value) where Value: AnyObject, Value: Observable { fatalError() }
-    // https://developer.apple.com/documentation/swiftui/bindable/init(projectedvalue:)
-    public init(projectedValue: Bindable<Value>) { fatalError() }
 }
 
 // https://developer.apple.com/documentation/swiftui/environment
@@ -84,17 +52,12 @@ public struct Environment<Value>: DynamicProperty {
 }
 
 // https://developer.apple.com/documentation/swiftui/environmentvalues
-public struct EnvironmentValues: CustomStringConvertible {
-    // https://developer.apple.com/documentation/swiftui/environmentvalues/init()
-    public init() { fatalError() }
-    public var description: String { fatalError() }
+public struct EnvironmentValues {
     // https://developer.apple.com/documentation/swiftui/environmentvalues/scenephase
     public var scenePhase: ScenePhase {
         get { fatalError() }
         set { fatalError() }
     }
-    // https://developer.apple.com/documentation/swiftui/environmentvalues/dismiss
-    public var dismiss: DismissAction { fatalError() }
 }
 
 // https://developer.apple.com/documentation/swiftui/scenephase
@@ -105,11 +68,4 @@ public enum ScenePhase: Comparable, Hashable, Sendable {
     case inactive
     // https://developer.apple.com/documentation/swiftui/scenephase/active
     case active
-}
-
-// https://developer.apple.com/documentation/swiftui/dismissaction
-@MainActor @preconcurrency
-public struct DismissAction {
-    // https://developer.apple.com/documentation/swiftui/dismissaction/callasfunction()
-    public func callAsFunction() { fatalError() }
 }

@@ -8,21 +8,13 @@ import Foundation
     public static let leading = HorizontalAlignment()
     // https://developer.apple.com/documentation/swiftui/horizontalalignment/center
     public static let center = HorizontalAlignment()
-    // https://developer.apple.com/documentation/swiftui/horizontalalignment/trailing
-    public static let trailing = HorizontalAlignment()
     private init() {}
 }
 
 // https://developer.apple.com/documentation/swiftui/verticalalignment
 @frozen public struct VerticalAlignment: Equatable, Sendable {
-    // https://developer.apple.com/documentation/swiftui/verticalalignment/top
-    public static let top = VerticalAlignment()
     // https://developer.apple.com/documentation/swiftui/verticalalignment/center
     public static let center = VerticalAlignment()
-    // https://developer.apple.com/documentation/swiftui/verticalalignment/bottom
-    public static let bottom = VerticalAlignment()
-    // https://developer.apple.com/documentation/swiftui/verticalalignment/firsttextbaseline
-    public static let firstTextBaseline = VerticalAlignment()
     private init() {}
 }
 
@@ -32,14 +24,6 @@ import Foundation
     public init(horizontal: HorizontalAlignment, vertical: VerticalAlignment) { fatalError() }
     // https://developer.apple.com/documentation/swiftui/alignment/center
     public static let center = Alignment(horizontal: .center, vertical: .center)
-    // https://developer.apple.com/documentation/swiftui/alignment/leading
-    public static let leading = Alignment(horizontal: .leading, vertical: .center)
-    // https://developer.apple.com/documentation/swiftui/alignment/trailing
-    public static let trailing = Alignment(horizontal: .trailing, vertical: .center)
-    // https://developer.apple.com/documentation/swiftui/alignment/top
-    public static let top = Alignment(horizontal: .center, vertical: .top)
-    // https://developer.apple.com/documentation/swiftui/alignment/topleading
-    public static let topLeading = Alignment(horizontal: .leading, vertical: .top)
 }
 
 // https://developer.apple.com/documentation/swiftui/textalignment
@@ -62,8 +46,6 @@ public enum TextAlignment: Hashable, CaseIterable, Sendable {
         public static let bottom = Set(rawValue: 1 << 2)
         public static let trailing = Set(rawValue: 1 << 3)
         public static let all: Set = [.top, .leading, .bottom, .trailing]
-        public static let horizontal: Set = [.leading, .trailing]
-        public static let vertical: Set = [.top, .bottom]
     }
 }
 
@@ -75,7 +57,6 @@ public enum TextAlignment: Hashable, CaseIterable, Sendable {
     @frozen public struct Set: OptionSet, Sendable {
         public let rawValue: Int8
         public init(rawValue: Int8) { self.rawValue = rawValue }
-        public static let horizontal = Set(rawValue: 1 << 0)
         public static let vertical = Set(rawValue: 1 << 1)
     }
 }
@@ -84,8 +65,6 @@ public enum TextAlignment: Hashable, CaseIterable, Sendable {
 @frozen public struct Font: Hashable, Sendable {
     // https://developer.apple.com/documentation/swiftui/font/largetitle
     public static let largeTitle = Font()
-    // https://developer.apple.com/documentation/swiftui/font/title
-    public static let title = Font()
     // https://developer.apple.com/documentation/swiftui/font/title2
     public static let title2 = Font()
     // https://developer.apple.com/documentation/swiftui/font/title3
@@ -94,8 +73,6 @@ public enum TextAlignment: Hashable, CaseIterable, Sendable {
     public static let headline = Font()
     // https://developer.apple.com/documentation/swiftui/font/subheadline
     public static let subheadline = Font()
-    // https://developer.apple.com/documentation/swiftui/font/body
-    public static let body = Font()
     // https://developer.apple.com/documentation/swiftui/font/callout
     public static let callout = Font()
     // https://developer.apple.com/documentation/swiftui/font/footnote
@@ -110,22 +87,14 @@ public protocol ShapeStyle: Sendable {}
 
 // https://developer.apple.com/documentation/swiftui/hierarchicalshapestyle
 @frozen public struct HierarchicalShapeStyle: ShapeStyle {
-    // https://developer.apple.com/documentation/swiftui/hierarchicalshapestyle/primary
-    public static let primary = HierarchicalShapeStyle()
     // https://developer.apple.com/documentation/swiftui/hierarchicalshapestyle/secondary
     public static let secondary = HierarchicalShapeStyle()
-    // https://developer.apple.com/documentation/swiftui/hierarchicalshapestyle/tertiary
-    public static let tertiary = HierarchicalShapeStyle()
     private init() {}
 }
 
 extension ShapeStyle where Self == HierarchicalShapeStyle {
-    // https://developer.apple.com/documentation/swiftui/shapestyle/primary
-    public static var primary: HierarchicalShapeStyle { .primary }
     // https://developer.apple.com/documentation/swiftui/shapestyle/secondary
     public static var secondary: HierarchicalShapeStyle { .secondary }
-    // https://developer.apple.com/documentation/swiftui/shapestyle/tertiary
-    public static var tertiary: HierarchicalShapeStyle { .tertiary }
 }
 
 // https://developer.apple.com/documentation/swiftui/color
@@ -138,24 +107,12 @@ extension ShapeStyle where Self == HierarchicalShapeStyle {
     public static let orange = Color()
     // https://developer.apple.com/documentation/swiftui/color/green
     public static let green = Color()
-    // https://developer.apple.com/documentation/swiftui/color/blue
-    public static let blue = Color()
     // https://developer.apple.com/documentation/swiftui/color/gray
     public static let gray = Color()
-    // https://developer.apple.com/documentation/swiftui/color/accentcolor
-    public static let accentColor = Color()
     private init() {}
 }
 
 extension ShapeStyle where Self == Color {
     // https://developer.apple.com/documentation/swiftui/shapestyle/red
     public static var red: Color { .red }
-    // https://developer.apple.com/documentation/swiftui/shapestyle/orange
-    public static var orange: Color { .orange }
-    // https://developer.apple.com/documentation/swiftui/shapestyle/green
-    public static var green: Color { .green }
-    // https://developer.apple.com/documentation/swiftui/shapestyle/blue
-    public static var blue: Color { .blue }
-    // https://developer.apple.com/documentation/swiftui/shapestyle/gray
-    public static var gray: Color { .gray }
 }

@@ -1,7 +1,7 @@
 // Declaration-only stand-in for Apple's SwiftUI, used only to type-check the Apple-only files on Linux
 // (scripts/typecheck-apple.sh). Never linked, never built on Apple platforms. Each symbol is
-// transcribed from the documentation page named beside it; only what PetSpot uses (or is about to)
-// is declared.
+// transcribed from the documentation page named beside it; only what PetSpot uses is declared
+// (plus what the result builder and the declared types need to be whole).
 //
 // Deviations from the SDK (the API surface — names, labels, parameter types, generic constraints,
 // isolation — is kept; what lies behind it is not):
@@ -76,8 +76,6 @@ nonisolated public struct EmptyView: View {
 // https://developer.apple.com/documentation/swiftui/tupleview
 nonisolated public struct TupleView<T>: View {
     public typealias Body = Never
-    // https://developer.apple.com/documentation/swiftui/tupleview/init(_:)
-    public init(_ value: T) { fatalError() }
     public var body: Never { fatalError() }
 }
 
@@ -90,8 +88,6 @@ nonisolated public struct _ConditionalContent<TrueContent: View, FalseContent: V
 // https://developer.apple.com/documentation/swiftui/anyview
 nonisolated public struct AnyView: View {
     public typealias Body = Never
-    // https://developer.apple.com/documentation/swiftui/anyview/init(_:)
-    public init<V: View>(_ view: V) { fatalError() }
     public var body: Never { fatalError() }
 }
 
@@ -117,11 +113,6 @@ public protocol ViewModifier {
 nonisolated public struct _ViewModifier_Content<Modifier: ViewModifier>: View {
     public typealias Body = Never
     public var body: Never { fatalError() }
-}
-
-extension View {
-    // https://developer.apple.com/documentation/swiftui/view/modifier(_:)
-    nonisolated public func modifier<T>(_ modifier: T) -> ModifiedContent<Self, T> { fatalError() }
 }
 
 // https://developer.apple.com/documentation/swiftui/modifiedcontent

@@ -45,30 +45,18 @@ nonisolated public struct Label<Title: View, Icon: View>: View {
 extension Label where Title == Text, Icon == Image {
     // https://developer.apple.com/documentation/swiftui/label/init(_:systemimage:)
     nonisolated public init<S: StringProtocol>(_ title: S, systemImage name: String) { fatalError() }
-    // https://developer.apple.com/documentation/swiftui/label/init(_:systemimage:)
-    nonisolated public init(_ titleKey: LocalizedStringKey, systemImage name: String) { fatalError() }
 }
 
 // https://developer.apple.com/documentation/swiftui/buttonrole
 public struct ButtonRole: Equatable, Sendable {
     // https://developer.apple.com/documentation/swiftui/buttonrole/cancel
     public static let cancel = ButtonRole()
-    // https://developer.apple.com/documentation/swiftui/buttonrole/destructive
-    public static let destructive = ButtonRole()
     private init() {}
 }
 
 // https://developer.apple.com/documentation/swiftui/button
 nonisolated public struct Button<Label: View>: View {
     public typealias Body = Never
-    // https://developer.apple.com/documentation/swiftui/button/init(action:label:)
-    @preconcurrency public init(action: @escaping @MainActor () -> Void, @ViewBuilder label: () -> Label) { fatalError() }
-    // https://developer.apple.com/documentation/swiftui/button/init(role:action:label:)
-    @preconcurrency public init(
-        role: ButtonRole?,
-        action: @escaping @MainActor () -> Void,
-        @ViewBuilder label: () -> Label
-    ) { fatalError() }
     public var body: Never { fatalError() }
 }
 
@@ -84,12 +72,6 @@ extension Button where Label == Text {
     // https://developer.apple.com/documentation/swiftui/button/init(_:role:action:)
     @preconcurrency nonisolated public init<S: StringProtocol>(
         _ title: S,
-        role: ButtonRole?,
-        action: @escaping @MainActor () -> Void
-    ) { fatalError() }
-    // https://developer.apple.com/documentation/swiftui/button/init(_:role:action:)
-    @preconcurrency nonisolated public init(
-        _ titleKey: LocalizedStringKey,
         role: ButtonRole?,
         action: @escaping @MainActor () -> Void
     ) { fatalError() }
@@ -109,8 +91,6 @@ extension ProgressView where Label == EmptyView, CurrentValueLabel == EmptyView 
 extension ProgressView where Label == Text, CurrentValueLabel == EmptyView {
     // https://developer.apple.com/documentation/swiftui/progressview/init(_:)
     nonisolated public init<S: StringProtocol>(_ title: S) { fatalError() }
-    // https://developer.apple.com/documentation/swiftui/progressview/init(_:)
-    nonisolated public init(_ titleKey: LocalizedStringKey) { fatalError() }
 }
 
 // https://developer.apple.com/documentation/swiftui/foreach
@@ -140,61 +120,12 @@ nonisolated public struct List<SelectionValue: Hashable, Content: View>: View {
 }
 
 extension List where SelectionValue == Never {
-    // https://developer.apple.com/documentation/swiftui/list/init(content:)
-    nonisolated public init(@ViewBuilder content: () -> Content) { fatalError() }
     // https://developer.apple.com/documentation/swiftui/list/init(_:rowcontent:)-3vn6i
     nonisolated public init<Data, RowContent>(
         _ data: Data,
         @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent
     ) where Content == ForEach<Data, Data.Element.ID, RowContent>, Data: RandomAccessCollection, RowContent: View,
         Data.Element: Identifiable { fatalError() }
-    // https://developer.apple.com/documentation/swiftui/list/init(_:id:rowcontent:)-4s0aj
-    nonisolated public init<Data, ID, RowContent>(
-        _ data: Data,
-        id: KeyPath<Data.Element, ID>,
-        @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent
-    ) where Content == ForEach<Data, ID, RowContent>, Data: RandomAccessCollection, ID: Hashable, RowContent: View {
-        fatalError()
-    }
-}
-
-// https://developer.apple.com/documentation/swiftui/section
-nonisolated public struct Section<Parent, Content, Footer> {}
-
-extension Section: View where Parent: View, Content: View, Footer: View {
-    public typealias Body = Never
-    nonisolated public var body: Never { fatalError() }
-}
-
-extension Section where Parent: View, Content: View, Footer: View {
-    // https://developer.apple.com/documentation/swiftui/section/init(content:header:footer:)
-    nonisolated public init(
-        @ViewBuilder content: () -> Content,
-        @ViewBuilder header: () -> Parent,
-        @ViewBuilder footer: () -> Footer
-    ) { fatalError() }
-}
-
-extension Section where Parent == EmptyView, Content: View, Footer == EmptyView {
-    // https://developer.apple.com/documentation/swiftui/section/init(content:)
-    nonisolated public init(@ViewBuilder content: () -> Content) { fatalError() }
-}
-
-extension Section where Parent: View, Content: View, Footer == EmptyView {
-    // https://developer.apple.com/documentation/swiftui/section/init(content:header:)
-    nonisolated public init(@ViewBuilder content: () -> Content, @ViewBuilder header: () -> Parent) { fatalError() }
-}
-
-extension Section where Parent == EmptyView, Content: View, Footer: View {
-    // https://developer.apple.com/documentation/swiftui/section/init(content:footer:)
-    nonisolated public init(@ViewBuilder content: () -> Content, @ViewBuilder footer: () -> Footer) { fatalError() }
-}
-
-extension Section where Parent == Text, Content: View, Footer == EmptyView {
-    // https://developer.apple.com/documentation/swiftui/section/init(_:content:)
-    nonisolated public init<S: StringProtocol>(_ title: S, @ViewBuilder content: () -> Content) { fatalError() }
-    // https://developer.apple.com/documentation/swiftui/section/init(_:content:)
-    nonisolated public init(_ titleKey: LocalizedStringKey, @ViewBuilder content: () -> Content) { fatalError() }
 }
 
 // https://developer.apple.com/documentation/swiftui/vstack
@@ -237,8 +168,6 @@ nonisolated public struct ScrollView<Content: View>: View {
 
 // https://developer.apple.com/documentation/swiftui/navigationpath
 public struct NavigationPath: Equatable {
-    // https://developer.apple.com/documentation/swiftui/navigationpath/init()
-    public init() { fatalError() }
 }
 
 // https://developer.apple.com/documentation/swiftui/navigationstack

@@ -10,19 +10,11 @@
 
 // https://developer.apple.com/documentation/uikit/uiresponder
 @MainActor @preconcurrency
-open class UIResponder: NSObject {
-    // https://developer.apple.com/documentation/uikit/uiresponder/init()
-    public override init() { fatalError() }
-}
+open class UIResponder: NSObject {}
 
 // https://developer.apple.com/documentation/uikit/uiviewcontroller
 @MainActor @preconcurrency
-open class UIViewController: UIResponder {
-    // https://developer.apple.com/documentation/uikit/uiviewcontroller/init(nibname:bundle:)
-    public init(nibName nibNameOrNil: String?, bundle nibBundleOrNil: Bundle?) { fatalError() }
-    // https://developer.apple.com/documentation/uikit/uiviewcontroller/init(coder:)
-    public required init?(coder: NSCoder) { fatalError() }
-}
+open class UIViewController: UIResponder {}
 
 // https://developer.apple.com/documentation/uikit/uiapplication
 @MainActor @preconcurrency
