@@ -59,35 +59,18 @@ extension SimulatedDevice {
     }
 }
 
-/// Shows the Health sheet as the device's alert, in the foreground only; a sheet that could not be
-/// shown is shown when the app next becomes active.
+/// HealthKit as a device subsystem: its sheet is a ``ForegroundPrompt``; the switches the person sets
+/// in it arrive through ``nextAnswer``.
 @MainActor
 final class HealthSubsystem: DeviceSubsystem {
-    private weak var device: SimulatedDevice?
     let health: SimulatedHealth
     var nextAnswer: SimulatedHealth.Answer?
-    private var awaitingPresentation = false
+    private let prompt: ForegroundPrompt
 
     init(device: SimulatedDevice) {
-        self.device = device
         health = SimulatedHealth(hasInfoPlistKey: { [weak device] key in device?.infoPlistKeys.contains(key) ?? false })
-        health.prompt.visibilityChanged = { [weak self] visible in
-            if visible { self?.present() }
-        }
-    }
-
-    func appDidBecomeActive() {
-        if awaitingPresentation { present() }
-    }
-
-    private func present() {
-        guard let device else { return }
-        guard device.phase.isForeground, !device.isShowingSystemAlert else {
-            awaitingPresentation = true
-            return
-        }
-        awaitingPresentation = false
-        device.presentSystemAlert(.healthAccess) { [weak self] button in
+        prompt = ForegroundPrompt(device: device, alert: .healthAccess)
+        prompt.onAnswer = { [weak self] button in
             guard let self else { return }
             let answer: SimulatedHealth.Answer =
                 switch button {
@@ -97,5 +80,12 @@ final class HealthSubsystem: DeviceSubsystem {
                 }
             self.health.prompt.answer(answer)
         }
+        health.prompt.visibilityChanged = { [weak prompt] visible in
+            if visible { prompt?.show() }
+        }
+    }
+
+    func appDidBecomeActive() {
+        prompt.appDidBecomeActive()
     }
 }

@@ -47,35 +47,24 @@ extension SimulatedDevice {
     }
 }
 
-/// Shows the motion prompt as the device's alert, in the foreground only; a prompt that could not be
-/// shown (app in the background, another alert up) is shown when the app next becomes active.
+/// Motion & Fitness as a device subsystem: its prompt is a ``ForegroundPrompt``.
 @MainActor
 final class MotionSubsystem: DeviceSubsystem {
-    private weak var device: SimulatedDevice?
     let motion: SimulatedMotion
-    private var awaitingPresentation = false
+    private let prompt: ForegroundPrompt
 
     init(device: SimulatedDevice) {
-        self.device = device
-        motion = SimulatedMotion(hasInfoPlistKey: { [weak device] key in device?.infoPlistKeys.contains(key) ?? false })
-        motion.prompt.visibilityChanged = { [weak self] visible in
-            if visible { self?.present() }
+        let motion = SimulatedMotion(hasInfoPlistKey: { [weak device] key in device?.infoPlistKeys.contains(key) ?? false })
+        let prompt = ForegroundPrompt(device: device, alert: .motionActivity)
+        prompt.onAnswer = { [weak motion] button in motion?.prompt.answer(button == .ok ? .allow : .dontAllow) }
+        motion.prompt.visibilityChanged = { [weak prompt] visible in
+            if visible { prompt?.show() }
         }
+        self.motion = motion
+        self.prompt = prompt
     }
 
     func appDidBecomeActive() {
-        if awaitingPresentation { present() }
-    }
-
-    private func present() {
-        guard let device else { return }
-        guard device.phase.isForeground, !device.isShowingSystemAlert else {
-            awaitingPresentation = true
-            return
-        }
-        awaitingPresentation = false
-        device.presentSystemAlert(.motionActivity) { [weak self] button in
-            self?.motion.prompt.answer(button == .ok ? .allow : .dontAllow)
-        }
+        prompt.appDidBecomeActive()
     }
 }
