@@ -24,9 +24,7 @@ import TestSupport
 
     @Test func givenNotDetermined_whenCreationCallbackArrivesBeforeTheAnswer_thenWaitsForTheRealAnswer() async {
         let harness = Harness(status: .notDetermined)
-        let service = harness.service
-        let request = Task { await service.requestWhenInUseAuthorization() }
-        await harness.manager.waitForCalls(1)
+        let request = await harness.startAuthorizationRequest()
 
         await harness.deliver(.authorizationChanged(.notDetermined, .fullAccuracy))
         await harness.deliver(.authorizationChanged(.authorizedWhenInUse, .fullAccuracy))
@@ -37,9 +35,7 @@ import TestSupport
 
     @Test func givenNotDetermined_whenPersonDeclines_thenReturnsDenied() async {
         let harness = Harness(status: .notDetermined)
-        let service = harness.service
-        let request = Task { await service.requestWhenInUseAuthorization() }
-        await harness.manager.waitForCalls(1)
+        let request = await harness.startAuthorizationRequest()
 
         await harness.deliver(.authorizationChanged(.denied, .fullAccuracy))
 
@@ -49,8 +45,7 @@ import TestSupport
     @Test func givenInfoPlistKeyMissing_whenNoCallbackEverComes_thenReturnsNotDeterminedAfterTheBound() async {
         let harness = Harness(status: .notDetermined)
         let service = harness.service
-        let request = Task { await service.requestWhenInUseAuthorization() }
-        await harness.manager.waitForCalls(1)
+        let request = await harness.startAuthorizationRequest()
 
         await harness.clock.advance(by: .seconds(29))
         #expect(await service.authorizationWaiters.count == 1)
@@ -63,8 +58,7 @@ import TestSupport
     @Test func givenTwoConcurrentRequests_whenAnswered_thenOneSystemRequestAndBothGetTheAnswer() async {
         let harness = Harness(status: .notDetermined)
         let service = harness.service
-        let first = Task { await service.requestWhenInUseAuthorization() }
-        await harness.manager.waitForCalls(1)
+        let first = await harness.startAuthorizationRequest()
         let second = Task { await service.requestWhenInUseAuthorization() }
         await waitUntil { await service.authorizationWaiters.count == 2 }
 
@@ -78,8 +72,7 @@ import TestSupport
     @Test func givenWaitingRequest_whenCancelled_thenReturnsNotDeterminedAndALateAnswerIsIgnored() async {
         let harness = Harness(status: .notDetermined)
         let service = harness.service
-        let request = Task { await service.requestWhenInUseAuthorization() }
-        await harness.manager.waitForCalls(1)
+        let request = await harness.startAuthorizationRequest()
 
         request.cancel()
         #expect(await request.value == .notDetermined)
@@ -93,8 +86,7 @@ import TestSupport
     @Test func givenAnsweredRequest_whenTheTimeoutWouldHaveFired_thenNothingIsResumedAgain() async {
         let harness = Harness(status: .notDetermined)
         let service = harness.service
-        let request = Task { await service.requestWhenInUseAuthorization() }
-        await harness.manager.waitForCalls(1)
+        let request = await harness.startAuthorizationRequest()
         await harness.deliver(.authorizationChanged(.denied, .fullAccuracy))
         #expect(await request.value == .denied)
 

@@ -44,6 +44,14 @@ struct Harness {
         await waitUntil { await service.handledEventCount > before }
     }
 
+    /// Starts `requestWhenInUseAuthorization()` in a task and waits until the manager was asked.
+    func startAuthorizationRequest() async -> Task<LocationPermissionStatus, Never> {
+        let service = self.service
+        let task = Task { await service.requestWhenInUseAuthorization() }
+        await manager.waitForCalls(1)
+        return task
+    }
+
     /// Starts `requestLocation()` in a task and waits until the manager was asked (or not asked).
     func startLocationRequest(expectingCalls calls: Int = 1) async -> Task<UserLocation?, Never> {
         let service = self.service
