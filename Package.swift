@@ -7,7 +7,6 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
-let clocks: Target.Dependency = .product(name: "Clocks", package: "swift-clocks")
 let concurrencyExtras: Target.Dependency = .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras")
 let customDump: Target.Dependency = .product(name: "CustomDump", package: "swift-custom-dump")
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
@@ -35,7 +34,6 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     ],
@@ -49,7 +47,7 @@ let package = Package(
         ),
         .target(
             name: "DeviceSimulator",
-            dependencies: ["PetSpotDomain", "LocationService", "Permissions"],
+            dependencies: ["PetSpotDomain", "LocationService", "Permissions", concurrencyExtras],
             swiftSettings: swiftSettings
         ),
         .target(name: "Permissions", dependencies: ["PetSpotDomain", "LocationService"], swiftSettings: swiftSettings),
@@ -90,7 +88,7 @@ let package = Package(
             name: "petspot",
             dependencies: [
                 "PetSpotDomain", "LocationService", "DeviceSimulator", "Permissions",
-                "StartupFeature", "PetAPI", "PetServer", "ScenarioRunner", clocks, logging,
+                "StartupFeature", "PetAPI", "PetServer", "ScenarioRunner", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -116,24 +114,24 @@ let package = Package(
         ),
         .testTarget(
             name: "LocationServiceTests",
-            dependencies: ["LocationService", "PetSpotDomain", "TestSupport", clocks, concurrencyExtras],
+            dependencies: ["LocationService", "DeviceSimulator", "PetSpotDomain", "TestSupport", concurrencyExtras],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "DeviceSimulatorTests",
-            dependencies: ["DeviceSimulator", "LocationService", "Permissions", "PetSpotDomain", clocks],
+            dependencies: ["DeviceSimulator", "LocationService", "Permissions", "PetSpotDomain"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PermissionsTests",
-            dependencies: ["Permissions", "DeviceSimulator", "LocationService", "PetSpotDomain", "TestSupport", clocks],
+            dependencies: ["Permissions", "DeviceSimulator", "LocationService", "PetSpotDomain", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "StartupFeatureTests",
             dependencies: [
                 "StartupFeature", "PetSpotDomain", "LocationService", "DeviceSimulator", "TestSupport",
-                clocks, concurrencyExtras, customDump,
+                concurrencyExtras, customDump,
             ],
             swiftSettings: swiftSettings
         ),

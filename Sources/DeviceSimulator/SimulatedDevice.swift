@@ -48,7 +48,7 @@ public final class SimulatedDevice {
 
     /// - Parameters:
     ///   - configuration: the app's Info.plist keys, Settings and GPS at start.
-    ///   - clock: drives every delay (`TestClock` in tests and scenario replays, `ContinuousClock` live).
+    ///   - clock: drives every delay (a ``VirtualClock`` in tests and scenario replays, `ContinuousClock` live).
     public init(configuration: DeviceConfiguration = DeviceConfiguration(), clock: some Clock<Duration>) {
         self.configuration = configuration
         self.time = VirtualTime(clock: clock, epoch: configuration.epoch)

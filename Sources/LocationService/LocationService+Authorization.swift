@@ -23,10 +23,9 @@ extension LocationService {
 
     private func startAuthorizationRequest() {
         authorizationTimeoutTask?.cancel()
-        let timeout = configuration.authorizationTimeout
-        let clock = self.clock
+        let deadline = Deadline(after: configuration.authorizationTimeout, on: clock)
         authorizationTimeoutTask = Task { [weak self] in
-            do { try await clock.sleep(for: timeout) } catch { return }
+            do { try await deadline.wait() } catch { return }
             await self?.finishAuthorizationRequest(with: .notDetermined)
         }
         send(.requestWhenInUseAuthorization)

@@ -33,10 +33,9 @@ extension LocationService {
 
     private func startLocationRequest() {
         locationTimeoutTask?.cancel()
-        let timeout = configuration.locationTimeout
-        let clock = self.clock
+        let deadline = Deadline(after: configuration.locationTimeout, on: clock)
         locationTimeoutTask = Task { [weak self] in
-            do { try await clock.sleep(for: timeout) } catch { return }
+            do { try await deadline.wait() } catch { return }
             await self?.locationRequestTimedOut()
         }
         send(.requestLocation(configuration.desiredAccuracy))

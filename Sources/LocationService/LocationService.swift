@@ -64,7 +64,7 @@ public actor LocationService: LocationServiceProtocol {
 
     /// - Parameters:
     ///   - manager: The location manager; on iOS one created on the main thread.
-    ///   - clock: The clock that bounds every wait (a `TestClock` in tests, virtual in the simulator).
+    ///   - clock: The clock that bounds every wait (a `VirtualClock` in tests and in the simulator).
     ///   - now: The current date, to judge a cached fix's age; must agree with the fixes' timestamps.
     public init(
         manager: any LocationManaging,

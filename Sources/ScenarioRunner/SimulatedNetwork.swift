@@ -1,3 +1,4 @@
+import DeviceSimulator
 import Foundation
 import PetAPI
 import PetSpotDomain

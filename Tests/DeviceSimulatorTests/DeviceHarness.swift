@@ -1,4 +1,3 @@
-import Clocks
 import DeviceSimulator
 import Foundation
 import LocationService
@@ -7,7 +6,7 @@ import PetSpotDomain
 /// A simulated device on a test clock, with shortcuts for reading its log.
 @MainActor
 struct DeviceHarness {
-    let clock = TestClock<Duration>()
+    let clock = VirtualClock()
     let device: SimulatedDevice
 
     static let home: GeoCoordinate = {
@@ -28,7 +27,7 @@ struct DeviceHarness {
 
     /// Advances virtual time and lets the device run what became due.
     func advance(by duration: Duration) async {
-        await clock.advance(by: duration)
+        clock.advance(by: duration)
         device.runDueWork()
     }
 

@@ -1,4 +1,3 @@
-import Clocks
 @testable import DeviceSimulator
 import Foundation
 import Testing

@@ -1,4 +1,3 @@
-import Clocks
 import DeviceSimulator
 import Foundation
 import LocationService

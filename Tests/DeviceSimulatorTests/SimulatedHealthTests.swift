@@ -1,4 +1,3 @@
-import Clocks
 import DeviceSimulator
 import Permissions
 import Testing
@@ -112,7 +111,7 @@ import Testing
     @Test func rule29_givenDevice_whenHealthSheetIsUp_thenAppIsInactiveAndSwitchesApply() async throws {
         let device = SimulatedDevice(
             configuration: DeviceConfiguration(infoPlistKeys: ["NSHealthShareUsageDescription", "NSHealthUpdateUsageDescription"]),
-            clock: TestClock<Duration>()
+            clock: VirtualClock()
         )
         try device.launch()
         let health = device.health

@@ -1,4 +1,3 @@
-import Clocks
 import DeviceSimulator
 import Foundation
 import Permissions
@@ -91,7 +90,7 @@ import Testing
     }
 
     @Test func rule29_givenDevice_whenMotionPromptIsUp_thenAppIsInactiveUntilAnswered() async throws {
-        let clock = TestClock<Duration>()
+        let clock = VirtualClock()
         let device = SimulatedDevice(
             configuration: DeviceConfiguration(infoPlistKeys: ["NSMotionUsageDescription"]),
             clock: clock
@@ -108,7 +107,7 @@ import Testing
     }
 
     @Test func rule28_givenAppInForeground_whenMotionChangedInSettings_thenRefused() throws {
-        let device = SimulatedDevice(clock: TestClock<Duration>())
+        let device = SimulatedDevice(clock: VirtualClock())
         try device.launch()
         #expect(throws: SimulatedDeviceError.settingsUnreachableWhileAppInForeground) {
             try device.setMotionAllowed(true)

@@ -1,4 +1,4 @@
-import Clocks
+import DeviceSimulator
 import Foundation
 import PetSpotDomain
 import Testing
@@ -47,9 +47,9 @@ import TestSupport
         let service = harness.service
         let request = await harness.startAuthorizationRequest()
 
-        await harness.clock.advance(by: .seconds(29))
+        harness.clock.advance(by: .seconds(29))
         #expect(await service.authorizationWaiters.count == 1)
-        await harness.clock.advance(by: .seconds(1))
+        harness.clock.advance(by: .seconds(1))
 
         #expect(await request.value == .notDetermined)
         #expect(await service.authorizationWaiters.isEmpty)
@@ -77,7 +77,7 @@ import TestSupport
         request.cancel()
         #expect(await request.value == .notDetermined)
         await harness.deliver(.authorizationChanged(.authorizedWhenInUse, .fullAccuracy))
-        await harness.clock.advance(by: .seconds(60))
+        harness.clock.advance(by: .seconds(60))
 
         #expect(await service.authorizationWaiters.isEmpty)
         #expect(await service.authorizationStatus == .authorizedWhenInUse)
@@ -90,7 +90,7 @@ import TestSupport
         await harness.deliver(.authorizationChanged(.denied, .fullAccuracy))
         #expect(await request.value == .denied)
 
-        await harness.clock.advance(by: .seconds(60))
+        harness.clock.advance(by: .seconds(60))
         await harness.deliver(.authorizationChanged(.authorizedWhenInUse, .fullAccuracy))
 
         #expect(await service.authorizationWaiters.isEmpty)

@@ -1,4 +1,4 @@
-import Clocks
+import DeviceSimulator
 import Foundation
 import PetSpotDomain
 import Testing
@@ -64,7 +64,7 @@ import TestSupport
         let harness = Harness(status: .authorizedWhenInUse)
         let request = await harness.startLocationRequest()
 
-        await harness.clock.advance(by: .seconds(5))
+        harness.clock.advance(by: .seconds(5))
 
         #expect(await request.value == nil)
         await harness.manager.waitForCalls(2)
@@ -78,9 +78,9 @@ import TestSupport
         )
         let request = await harness.startLocationRequest()
 
-        await harness.clock.advance(by: .milliseconds(1499))
+        harness.clock.advance(by: .milliseconds(1499))
         #expect(await harness.service.locationWaiters.count == 1)
-        await harness.clock.advance(by: .milliseconds(1))
+        harness.clock.advance(by: .milliseconds(1))
 
         #expect(await request.value == nil)
     }
@@ -88,7 +88,7 @@ import TestSupport
     @Test func givenTimedOutRequest_whenTheFixArrivesLate_thenItIsIgnoredAndTheNextRequestStillWorks() async {
         let harness = Harness(status: .authorizedWhenInUse)
         let first = await harness.startLocationRequest()
-        await harness.clock.advance(by: .seconds(5))
+        harness.clock.advance(by: .seconds(5))
         #expect(await first.value == nil)
 
         await harness.deliver(.locationsUpdated([Harness.fix(lat: 9, lon: 9)]))
@@ -142,7 +142,7 @@ import TestSupport
 
         await harness.deliver(.locationsUpdated([Harness.fix()]))
         await harness.deliver(.failed(.locationUnknown))
-        await harness.clock.advance(by: .seconds(10))
+        harness.clock.advance(by: .seconds(10))
 
         #expect(await harness.service.locationWaiters.isEmpty)
     }

@@ -1,4 +1,4 @@
-import Clocks
+import DeviceSimulator
 import Foundation
 import PetSpotDomain
 import Testing
@@ -13,7 +13,7 @@ struct Harness {
     nonisolated static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     let manager: FakeLocationManager
-    let clock = TestClock()
+    let clock = VirtualClock()
     let service: LocationService
 
     init(

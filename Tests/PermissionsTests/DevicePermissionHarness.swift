@@ -1,4 +1,3 @@
-import Clocks
 import DeviceSimulator
 import LocationService
 import PetSpotDomain
@@ -10,7 +9,7 @@ import Permissions
 final class DevicePermissionHarness {
     static let allKeys: Set<String> = Set(InfoPlistRequirement.all.filter { $0.source == .infoPlist }.map(\.key))
 
-    let clock = TestClock<Duration>()
+    let clock = VirtualClock()
     let device: SimulatedDevice
     let ledger = InMemoryPermissionLedger()
     let manager: PermissionManager
@@ -46,7 +45,7 @@ final class DevicePermissionHarness {
 
     /// Lets the device run what is due now (the creation callback and other queued callbacks).
     func settle() async {
-        await clock.advance(by: .zero)
+        clock.advance(by: .zero)
         device.runDueWork()
     }
 

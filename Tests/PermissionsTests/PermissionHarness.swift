@@ -1,4 +1,3 @@
-import Clocks
 import DeviceSimulator
 import LocationService
 import PetSpotDomain
@@ -9,7 +8,7 @@ import TestSupport
 /// a test clock and an in-memory ledger.
 @MainActor
 final class PermissionHarness {
-    let clock = TestClock<Duration>()
+    let clock = VirtualClock()
     let location: FakeLocationManager
     let motion: SimulatedMotion
     let health: SimulatedHealth

@@ -1,4 +1,3 @@
-import Clocks
 import DeviceSimulator
 import PetSpotDomain
 import Permissions
@@ -34,7 +33,7 @@ struct PermissionManagerDeviceTests {
         try harness.device.answerAlwaysUpgrade(.keepOnlyWhileUsing)
         #expect(harness.device.scenePhase == .active)
         await harness.manager.refresh()
-        await harness.clock.advance(by: .seconds(1))
+        harness.clock.advance(by: .seconds(1))
         #expect(try await request.value == .stayedWhenInUse)
         #expect(try await harness.manager.requestLocationAlways() == .alreadyAskedOnce)
         #expect(harness.alertsShown == [.locationAlwaysUpgrade])
@@ -49,7 +48,7 @@ struct PermissionManagerDeviceTests {
         #expect(try await first.value == .authorized)
         let second = Task { try await harness.manager.requestLocationAlways() }
         #expect(await harness.ignored("requestAlwaysAuthorization") == "the When-In-Use grant is temporary (Allow Once)")
-        await harness.clock.advance(by: .seconds(60))
+        harness.clock.advance(by: .seconds(60))
         #expect(try await second.value == .stayedWhenInUse)
         #expect(harness.ledger.alwaysLocationRequested)
     }
@@ -63,10 +62,10 @@ struct PermissionManagerDeviceTests {
         _ = try await first.value
         let second = Task { try await harness.manager.requestLocationAlways() }
         _ = await harness.ignored("requestAlwaysAuthorization")
-        await harness.clock.advance(by: .seconds(60))
+        harness.clock.advance(by: .seconds(60))
         _ = try await second.value
         try harness.device.background()
-        await harness.clock.advance(by: .seconds(10))
+        harness.clock.advance(by: .seconds(10))
         harness.device.runDueWork()
         try harness.device.foreground()
         await harness.manager.refresh()
@@ -80,7 +79,7 @@ struct PermissionManagerDeviceTests {
         try harness.device.background()
         let request = Task { try await harness.manager.requestLocationWhenInUse() }
         #expect(await harness.ignored("requestWhenInUseAuthorization") == "the app is not in the foreground")
-        await harness.clock.advance(by: .seconds(60))
+        harness.clock.advance(by: .seconds(60))
         #expect(try await request.value == .notDetermined)
         #expect(harness.alertsShown.isEmpty)
     }

@@ -1,4 +1,4 @@
-import Clocks
+import DeviceSimulator
 import LocationService
 import PetSpotDomain
 import Permissions
@@ -60,9 +60,9 @@ import Testing
         let harness = PermissionHarness()
         let request = Task { try await harness.manager.requestLocationWhenInUse() }
         await harness.location.waitForCalls(1)
-        await harness.clock.advance(by: .seconds(59))
+        harness.clock.advance(by: .seconds(59))
         #expect(harness.manager.requestsInFlight == [.location])
-        await harness.clock.advance(by: .seconds(1))
+        harness.clock.advance(by: .seconds(1))
         #expect(try await request.value == .notDetermined)
         #expect(harness.manager.requestsInFlight.isEmpty)
     }
@@ -72,7 +72,7 @@ import Testing
         let updates = harness.manager.stateUpdates(for: .location)
         let request = Task { try await harness.manager.requestLocationWhenInUse() }
         await harness.location.waitForCalls(1)
-        await harness.clock.advance(by: .seconds(60))
+        harness.clock.advance(by: .seconds(60))
         #expect(try await request.value == .notDetermined)
         harness.report(.authorizedWhenInUse)
         var iterator = updates.makeAsyncIterator()
@@ -109,7 +109,7 @@ import Testing
         let harness = PermissionHarness(locationStatus: .authorizedWhenInUse)
         let request = Task { try await harness.manager.requestLocationAlways() }
         await harness.location.waitForCalls(1)
-        await harness.clock.advance(by: .seconds(60))
+        harness.clock.advance(by: .seconds(60))
         #expect(try await request.value == .stayedWhenInUse)
         #expect(harness.manager.locationStatus == .authorizedWhenInUse)
     }
@@ -119,7 +119,7 @@ import Testing
         let request = Task { try await harness.manager.requestLocationAlways() }
         await harness.location.waitForCalls(1)
         await harness.manager.refresh()
-        await harness.clock.advance(by: .seconds(1))
+        harness.clock.advance(by: .seconds(1))
         #expect(try await request.value == .stayedWhenInUse)
     }
 
@@ -146,7 +146,7 @@ import Testing
         let harness = PermissionHarness(locationStatus: .authorizedWhenInUse)
         let first = Task { try await harness.manager.requestLocationAlways() }
         await harness.location.waitForCalls(1)
-        await harness.clock.advance(by: .seconds(60))
+        harness.clock.advance(by: .seconds(60))
         #expect(try await first.value == .stayedWhenInUse)
         #expect(try await harness.manager.requestLocationAlways() == .alreadyAskedOnce)
         #expect(harness.location.calls == [.requestAlwaysAuthorization])
@@ -190,7 +190,7 @@ import Testing
         let harness = PermissionHarness(locationStatus: .authorizedWhenInUse)
         let request = Task { try await harness.manager.requestLocationAlways() }
         await harness.location.waitForCalls(1)
-        await harness.clock.advance(by: .seconds(60))
+        harness.clock.advance(by: .seconds(60))
         #expect(try await request.value == .stayedWhenInUse)
         harness.report(.notDetermined)
         await harness.manager.refresh()

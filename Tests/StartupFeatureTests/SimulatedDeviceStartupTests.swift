@@ -1,4 +1,3 @@
-import Clocks
 import DeviceSimulator
 import PetSpotDomain
 import StartupFeature
@@ -143,7 +142,7 @@ struct SimulatedDeviceStartupTests {
         screen.appear()
         await screen.recorder.waitFor(.listingShown(count: 4, withLocation: false))
         await screen.waitForDevice { if case .requestIgnored = $0 { true } else { false } }
-        await screen.clock.advance(by: .seconds(30))
+        screen.clock.advance(by: .seconds(30))
         screen.device.runDueWork()
         await screen.viewModel.waitUntilIdle()
 

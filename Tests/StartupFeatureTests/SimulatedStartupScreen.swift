@@ -1,4 +1,3 @@
-import Clocks
 import DeviceSimulator
 import Foundation
 import LocationService
@@ -11,14 +10,14 @@ import TestSupport
 /// time.
 @MainActor
 final class SimulatedStartupScreen {
-    let clock = TestClock<Duration>()
+    let clock = VirtualClock()
     let device: SimulatedDevice
     let service: LocationService
     let repository = InMemoryAnimalRepository()
     let viewModel: AnimalListViewModel
     let recorder: EventRecorder
     private var entries: [DeviceEvent] = []
-    private var waiters: [(matches: (DeviceEvent) -> Bool, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private let waiters = ConditionWaiters()
 
     static let home = Fixtures.warsaw.coordinate
 
@@ -43,7 +42,7 @@ final class SimulatedStartupScreen {
         device.onEvent = { [weak self] entry in self?.record(entry.event) }
         viewModel.onOpenAppSettings = { [device] in try? device.openSettings() }
         // The manager's creation-time callback.
-        await clock.advance(by: .zero)
+        clock.advance(by: .zero)
         device.runDueWork()
     }
 
@@ -52,16 +51,15 @@ final class SimulatedStartupScreen {
         viewModel.onAppear()
     }
 
-    /// Waits until the device logged `count` events matching `matches`.
+    /// Waits until the device logged `count` events matching `matches` (or the test is cancelled).
     func waitForDevice(_ count: Int = 1, _ matches: @escaping (DeviceEvent) -> Bool) async {
-        if entries.filter(matches).count >= count { return }
-        await withCheckedContinuation { waiters.append((matches, count, $0)) }
+        await waiters.wait { [unowned self] in entries.filter(matches).count >= count }
     }
 
     /// Waits for the `count`-th location request, lets the GPS answer, and lets the screen settle.
     func gpsAnswers(request count: Int = 1, after delay: Duration = .seconds(2)) async {
         await waitForDevice(count) { if case .locationRequestStarted = $0 { true } else { false } }
-        await clock.advance(by: delay)
+        clock.advance(by: delay)
         device.runDueWork()
         await viewModel.waitUntilIdle()
     }
@@ -77,9 +75,7 @@ final class SimulatedStartupScreen {
         if case .sceneChanged(_, let to) = event, let phase = AppScenePhase(to) {
             viewModel.scenePhaseChanged(to: phase)
         }
-        let ready = waiters.filter { entries.filter($0.matches).count >= $0.count }
-        waiters.removeAll { entries.filter($0.matches).count >= $0.count }
-        for waiter in ready { waiter.continuation.resume() }
+        waiters.changed()
     }
 }
 

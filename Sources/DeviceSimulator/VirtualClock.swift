@@ -1,7 +1,16 @@
 import ConcurrencyExtras
 
-/// A clock that moves only when the scenario driver moves it, and that tells the driver when its
-/// next sleeper is due — what the driver needs to step from one wake-up to the next exactly.
+/// A clock that moves only when its driver (a scenario replay or a test) moves it, and that tells the
+/// driver when its next sleeper is due — what the driver needs to step from one wake-up to the next
+/// exactly.
+///
+/// Whatever the order in which tasks run, a sleep ends once the clock has reached its deadline: the
+/// check "is the deadline past?" and the registration of the sleeper happen under one lock, so a
+/// sleeper whose task only reaches `sleep(until:)` after the clock moved past (or exactly to) its
+/// deadline returns at once instead of waiting for a tick that will never come. (swift-clocks'
+/// `TestClock` keeps such a sleeper, whose deadline equals `now`, until the next advance: a test that
+/// advances exactly to a timeout then hangs whenever the timer's task ran late.) Code under test
+/// fixes its deadlines when it starts waiting (``Deadline``), so moving the clock early is harmless.
 public final class VirtualClock: Clock, Sendable {
     public struct Instant: InstantProtocol, Hashable {
         public var offset: Duration
@@ -71,6 +80,13 @@ public final class VirtualClock: Clock, Sendable {
             }
             sleeper?.continuation.resume(throwing: CancellationError())
         }
+    }
+
+    /// Moves time forward by `duration` and wakes everyone due by then (see ``move(to:)``). It does not
+    /// wait for the woken tasks to run: a test awaits what it expects of them.
+    public func advance(by duration: Duration) {
+        let target = state.withValue { $0.now.advanced(by: duration) }
+        move(to: target)
     }
 
     /// Moves time to `instant` (never backwards) and wakes, in deadline order, everyone due by then.

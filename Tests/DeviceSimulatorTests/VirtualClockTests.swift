@@ -1,4 +1,4 @@
-import ScenarioRunner
+import DeviceSimulator
 import Testing
 
 @Suite struct VirtualClockTests {
@@ -23,5 +23,14 @@ import Testing
         clock.move(to: .init(offset: .seconds(3)))
         clock.move(to: .init(offset: .seconds(1)))
         #expect(clock.now.offset == .seconds(3))
+    }
+
+    @Test func givenClockAlreadyAtTheDeadline_whenATaskSleepsUntilIt_thenItReturnsAtOnce() async throws {
+        let clock = VirtualClock()
+        clock.advance(by: .seconds(30))
+
+        try await clock.sleep(until: .init(offset: .seconds(30)))
+
+        #expect(clock.nextDeadline == nil)
     }
 }
