@@ -22,7 +22,7 @@ public final class FakeLocationManager: LocationManaging {
     private let servicesEnabled: Bool
     /// Every call made, in order.
     public private(set) var calls: [Call] = []
-    private var callWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private let callWaiters = ConditionWaiters()
 
     public init(status: LocationPermissionStatus, servicesEnabled: Bool = true) {
         authorizationStatus = status
@@ -46,16 +46,14 @@ public final class FakeLocationManager: LocationManaging {
         eventSink.yield(event)
     }
 
-    /// Waits until at least `count` calls were made (no time involved: it resumes on the call).
+    /// Waits until at least `count` calls were made (no time involved: it resumes on the call), or
+    /// until the waiting task is cancelled.
     public func waitForCalls(_ count: Int) async {
-        if calls.count >= count { return }
-        await withCheckedContinuation { callWaiters.append((count, $0)) }
+        await callWaiters.wait { [unowned self] in calls.count >= count }
     }
 
     private func record(_ call: Call) {
         calls.append(call)
-        let ready = callWaiters.filter { calls.count >= $0.count }
-        callWaiters.removeAll { calls.count >= $0.count }
-        for waiter in ready { waiter.continuation.resume() }
+        callWaiters.changed()
     }
 }

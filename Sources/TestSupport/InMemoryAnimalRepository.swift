@@ -13,8 +13,11 @@ public actor InMemoryAnimalRepository: AnimalRepositoryProtocol {
     private var animals: [Animal]
     private var failuresToServe = 0
     private var holding = false
-    private var held: [CheckedContinuation<Void, Never>] = []
-    private var holdWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Held queries and tasks waiting for one to be held, by ticket; a cancelled task's entry is
+    /// resumed and removed, so neither kind of wait outlives its task.
+    private var held: [Int: CheckedContinuation<Void, Never>] = [:]
+    private var holdWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    private var tickets = 0
     private var running = 0
 
     /// The location of every query, in the order they started.
@@ -39,15 +42,15 @@ public actor InMemoryAnimalRepository: AnimalRepositoryProtocol {
     /// Lets every waiting query finish, and stops holding new ones.
     public func releaseHeldFetches() {
         holding = false
-        let waiting = held
+        let waiting = held.sorted { $0.key < $1.key }
         held.removeAll()
-        for query in waiting { query.resume() }
+        for query in waiting { query.value.resume() }
     }
 
-    /// Returns once a query is being held.
+    /// Returns once a query is being held (or the waiting task is cancelled).
     public func waitForHeldFetch() async {
         if !held.isEmpty { return }
-        await withCheckedContinuation { holdWaiters.append($0) }
+        await suspend(in: .holdWaiters)
     }
 
     public func fetchAnimals(near location: UserLocation?) async throws -> [Animal] {
@@ -56,12 +59,12 @@ public actor InMemoryAnimalRepository: AnimalRepositoryProtocol {
         maximumConcurrentQueries = max(maximumConcurrentQueries, running)
         defer { running -= 1 }
         if holding {
-            await withCheckedContinuation { continuation in
-                held.append(continuation)
-                let waiters = holdWaiters
-                holdWaiters.removeAll()
-                for waiter in waiters { waiter.resume() }
+            let waiters = holdWaiters
+            holdWaiters.removeAll()
+            await suspend(in: .held) {
+                for waiter in waiters.values { waiter.resume() }
             }
+            try Task.checkCancellation()
         }
         if failuresToServe > 0 {
             failuresToServe -= 1
@@ -77,5 +80,39 @@ public actor InMemoryAnimalRepository: AnimalRepositoryProtocol {
                 return near
             }
             .sorted { ($0.distanceKm ?? 0) < ($1.distanceKm ?? 0) }
+    }
+
+    private enum Table: Sendable {
+        case held
+        case holdWaiters
+    }
+
+    /// Parks the calling task in `table` until it is resumed from there or cancelled; `registered`
+    /// runs once it is parked.
+    private func suspend(in table: Table, registered: () -> Void = {}) async {
+        tickets += 1
+        let ticket = tickets
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if Task.isCancelled {
+                    continuation.resume()
+                } else {
+                    switch table {
+                    case .held: held[ticket] = continuation
+                    case .holdWaiters: holdWaiters[ticket] = continuation
+                    }
+                }
+                registered()
+            }
+        } onCancel: {
+            Task { await self.resume(ticket, in: table) }
+        }
+    }
+
+    private func resume(_ ticket: Int, in table: Table) {
+        switch table {
+        case .held: held.removeValue(forKey: ticket)?.resume()
+        case .holdWaiters: holdWaiters.removeValue(forKey: ticket)?.resume()
+        }
     }
 }

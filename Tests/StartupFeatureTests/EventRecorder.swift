@@ -1,11 +1,12 @@
 import StartupFeature
+import TestSupport
 
 /// Records a view model's ``AppEvent``s and lets a test wait for one (no time involved: it resumes
 /// when the event is recorded).
 @MainActor
 final class EventRecorder {
     private(set) var events: [AppEvent] = []
-    private var waiters: [(event: AppEvent, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private let waiters = ConditionWaiters()
 
     init(_ viewModel: AnimalListViewModel) {
         viewModel.onEvent = { [weak self] event in self?.record(event) }
@@ -15,16 +16,13 @@ final class EventRecorder {
         events.filter { $0 == event }.count
     }
 
-    /// Returns once `event` has been recorded `count` times.
+    /// Returns once `event` has been recorded `count` times (or the test is cancelled).
     func waitFor(_ event: AppEvent, count: Int = 1) async {
-        if self.count(of: event) >= count { return }
-        await withCheckedContinuation { waiters.append((event, count, $0)) }
+        await waiters.wait { [unowned self] in self.count(of: event) >= count }
     }
 
     private func record(_ event: AppEvent) {
         events.append(event)
-        let ready = waiters.filter { self.count(of: $0.event) >= $0.count }
-        waiters.removeAll { self.count(of: $0.event) >= $0.count }
-        for waiter in ready { waiter.continuation.resume() }
+        waiters.changed()
     }
 }
