@@ -15,7 +15,12 @@ struct PetspotProcess {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    static func run(_ arguments: [String]) throws -> PetspotProcess {
+    /// Runs `petspot` with `arguments` and returns what it printed once it has exited.
+    ///
+    /// Nothing here blocks a thread of the cooperative pool (a run of the demo takes seconds, and the
+    /// pool has one thread per core): the pipes are read on threads of their own, and the exit is
+    /// awaited through the process's termination handler. Cancelling the waiting task ends the child.
+    static func run(_ arguments: [String]) async throws -> PetspotProcess {
         guard let executable else {
             throw PetspotNotBuilt()
         }
@@ -26,37 +31,43 @@ struct PetspotProcess {
         let error = Pipe()
         process.standardOutput = output
         process.standardError = error
+        let exited = AsyncStream<Int32>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        process.terminationHandler = { finished in
+            exited.continuation.yield(finished.terminationStatus)
+            exited.continuation.finish()
+        }
         try process.run()
-        // Read both pipes to the end before waiting, so a full pipe cannot stall the child.
-        let errorData = LockedData()
-        let errorRead = DispatchSemaphore(value: 0)
-        Thread {
-            errorData.value = error.fileHandleForReading.readDataToEndOfFile()
-            errorRead.signal()
-        }.start()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        errorRead.wait()
+        // Both pipes are read to the end while the child runs, so a full pipe cannot stall it.
+        async let outputData = PipeReader.readToEnd(output)
+        async let errorData = PipeReader.readToEnd(error)
+        let status: Int32 = await withTaskCancellationHandler {
+            var statuses = exited.stream.makeAsyncIterator()
+            return await statuses.next() ?? -1
+        } onCancel: {
+            process.terminate()
+        }
         return PetspotProcess(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData.value, as: UTF8.self)
+            status: status,
+            standardOutput: String(decoding: await outputData, as: UTF8.self),
+            standardError: String(decoding: await errorData, as: UTF8.self)
         )
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own, and hands the bytes back once.
+private enum PipeReader {
+    static func readToEnd(_ pipe: Pipe) async -> Data {
+        let handle = pipe.fileHandleForReading
+        let read = AsyncStream<Data>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        Thread {
+            read.continuation.yield(handle.readDataToEndOfFile())
+            read.continuation.finish()
+        }.start()
+        var iterator = read.stream.makeAsyncIterator()
+        return await iterator.next() ?? Data()
     }
 }
 
 struct PetspotNotBuilt: Error, CustomStringConvertible {
     var description: String { "the petspot executable was not found next to the tests: run `swift build` first" }
-}
-
-/// Data handed from the reader thread to the test once.
-final class LockedData: @unchecked Sendable {
-    // Safe: every access goes through `lock`.
-    private let lock = NSLock()
-    private var data: Data?
-
-    var value: Data {
-        get { lock.withLock { data ?? Data() } }
-        set { lock.withLock { data = newValue } }
-    }
 }

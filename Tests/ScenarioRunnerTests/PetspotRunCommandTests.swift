@@ -8,40 +8,40 @@ import Testing
         return url
     }
 
-    @Test func givenAnAlertAnswerWhenNoAlertIsShowing_whenRun_thenExit2NamingTheStepAndTheLogSoFarIsPrinted() throws {
+    @Test func givenAnAlertAnswerWhenNoAlertIsShowing_whenRun_thenExit2NamingTheStepAndTheLogSoFarIsPrinted() async throws {
         let file = try write("""
             {"name": "answering too early", "device": {"authorization": "denied"},
              "steps": [{"atMs": 0, "action": "launch"}, {"atMs": 100, "action": "answerSystemAlert", "choice": "allowOnce"}]}
             """)
         defer { try? FileManager.default.removeItem(at: file) }
 
-        let run = try PetspotProcess.run(["run", "--scenario", file.path])
+        let run = try await PetspotProcess.run(["run", "--scenario", file.path])
 
         #expect(run.status == 2)
         #expect(run.standardError.contains("$.steps[1] (answerSystemAlert at 100 ms): no system alert is showing"))
         #expect(run.standardOutput.contains("appLaunched"))
     }
 
-    @Test func givenABadScenarioFile_whenRun_thenExit2WithTheJSONPathAndNothingOnStandardOutput() throws {
+    @Test func givenABadScenarioFile_whenRun_thenExit2WithTheJSONPathAndNothingOnStandardOutput() async throws {
         let file = try write(#"{"name": "typo", "steps": [{"atMs": 0, "action": "lanch"}]}"#)
         defer { try? FileManager.default.removeItem(at: file) }
 
-        let run = try PetspotProcess.run(["run", "--scenario", file.path])
+        let run = try await PetspotProcess.run(["run", "--scenario", file.path])
 
         #expect(run.status == 2)
         #expect(run.standardError.contains("$.steps[0].action: \"lanch\" is not one of"))
         #expect(run.standardOutput.isEmpty)
     }
 
-    @Test func givenAMissingFile_whenRun_thenExit2NamingTheFile() throws {
-        let run = try PetspotProcess.run(["run", "--scenario", "/nonexistent/scenario.json"])
+    @Test func givenAMissingFile_whenRun_thenExit2NamingTheFile() async throws {
+        let run = try await PetspotProcess.run(["run", "--scenario", "/nonexistent/scenario.json"])
 
         #expect(run.status == 2)
         #expect(run.standardError.contains("/nonexistent/scenario.json"))
     }
 
-    @Test func givenTheDemo_whenRunForOneStory_thenItTellsTheStoryAndEndsWithTheTable() throws {
-        let run = try PetspotProcess.run(["demo", "--only", "us3-4"])
+    @Test func givenTheDemo_whenRunForOneStory_thenItTellsTheStoryAndEndsWithTheTable() async throws {
+        let run = try await PetspotProcess.run(["demo", "--only", "us3-4"])
 
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput.contains("They tap “Cancel”."))

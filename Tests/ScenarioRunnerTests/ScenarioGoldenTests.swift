@@ -18,11 +18,11 @@ import Testing
     }
 
     @Test(arguments: scenarioFiles)
-    func givenAScenarioFile_whenPlayedByPetspotRun_thenItPrintsItsExpectedLog(file: URL) throws {
+    func givenAScenarioFile_whenPlayedByPetspotRun_thenItPrintsItsExpectedLog(file: URL) async throws {
         let expectedFile = file.deletingPathExtension().appendingPathExtension("expected.jsonl")
         let expected = try String(contentsOf: expectedFile, encoding: .utf8)
 
-        let run = try PetspotProcess.run(["run", "--scenario", file.path, "--json"])
+        let run = try await PetspotProcess.run(["run", "--scenario", file.path, "--json"])
 
         #expect(run.status == 0, "\(run.standardError)")
         let actualLines = run.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
@@ -35,11 +35,11 @@ import Testing
         checkStory(file.deletingPathExtension().lastPathComponent, run.standardOutput)
     }
 
-    @Test func givenTheSameScenario_whenRunTwice_thenBothOutputsAreByteIdentical() throws {
+    @Test func givenTheSameScenario_whenRunTwice_thenBothOutputsAreByteIdentical() async throws {
         let file = try #require(Self.scenarioFiles.first { $0.lastPathComponent.hasPrefix("edge-change-during-query") })
 
-        let first = try PetspotProcess.run(["run", "--scenario", file.path])
-        let second = try PetspotProcess.run(["run", "--scenario", file.path])
+        let first = try await PetspotProcess.run(["run", "--scenario", file.path])
+        let second = try await PetspotProcess.run(["run", "--scenario", file.path])
 
         #expect(first.status == 0)
         #expect(!first.standardOutput.isEmpty)
