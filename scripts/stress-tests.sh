@@ -5,14 +5,15 @@
 #
 # Builds once, then runs the Swift Testing tests of the built test bundle (what `swift test` runs,
 # without its start-up cost) RUNS times, with `--filter FILTER` if given, each under a time limit
-# (STRESS_TIMEOUT seconds, default 120). A run still going at its limit is a hang: the script
-# prints the tests that had started and not finished and every thread's backtrace of the stuck test
-# process (see scripts/watch-tests.sh), kills it and goes on. STRESS_SKIP passes `--skip` too.
+# (STRESS_TIMEOUT seconds, default 600; a whole run takes about a minute here). A run still going at
+# its limit is a hang: the script prints the tests that had started and not finished and every
+# thread's backtrace of the stuck test process (see scripts/watch-tests.sh), kills it and goes on.
+# STRESS_SKIP passes `--skip` too.
 # Ends with "N of RUNS runs hung" (and how many failed otherwise); exits 1 if any run hung or failed.
 set -uo pipefail
 
 usage() {
-    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -20,7 +21,7 @@ usage() {
 (($# >= 1 && $# <= 2)) || usage
 runs="$1"
 [[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "stress-tests: RUNS must be a positive whole number, got '$runs'" >&2; exit 2; }
-limit="${STRESS_TIMEOUT:-120}"
+limit="${STRESS_TIMEOUT:-600}"
 [[ "$limit" =~ ^[1-9][0-9]*$ ]] || { echo "stress-tests: STRESS_TIMEOUT must be whole seconds, got '$limit'" >&2; exit 2; }
 
 cd "$(dirname "$0")/.."

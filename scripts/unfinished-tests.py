@@ -17,6 +17,7 @@ def main() -> int:
         return 2
     path = sys.argv[1]
     names: dict[str, str] = {}
+    parameterized: set[str] = set()
     running: dict[str, None] = {}  # insertion-ordered: the order in which they started
     running_cases: dict[str, int] = {}
     try:
@@ -31,6 +32,8 @@ def main() -> int:
                     test_id = payload.get("id")
                     if test_id:
                         names[test_id] = payload.get("displayName") or payload.get("name") or test_id
+                        if payload.get("isParameterized"):
+                            parameterized.add(test_id)
                     continue
                 kind = payload.get("kind")
                 test_id = payload.get("testID")
@@ -54,9 +57,11 @@ def main() -> int:
         print("(every test that started had finished)")
     for test_id in tests + suites:
         cases = running_cases.get(test_id, 0)
-        extra = f" ({cases} argument case(s) still running)" if cases > 0 else ""
+        extra = f" ({cases} argument case(s) still running)" if cases > 0 and test_id in parameterized else ""
         kind = "suite" if test_id in suites else "test"
-        print(f"{kind}: {test_id}{extra}")
+        name = names.get(test_id)
+        label = f"{test_id} ({name})" if name and name not in test_id else test_id
+        print(f"{kind}: {label}{extra}")
     return 0
 
 
