@@ -24,11 +24,20 @@ extension LocationService {
     private func startAuthorizationRequest() {
         authorizationTimeoutTask?.cancel()
         let deadline = Deadline(after: configuration.authorizationTimeout, on: clock)
+        let request = nextToken()
+        authorizationRequest = request
         authorizationTimeoutTask = Task { [weak self] in
             do { try await deadline.wait() } catch { return }
-            await self?.finishAuthorizationRequest(with: .notDetermined)
+            await self?.authorizationRequestTimedOut(request)
         }
         send(.requestWhenInUseAuthorization)
+    }
+
+    /// The timer of `request` fired. A timer that fired just as its request ended (its call was
+    /// already on the way when it was cancelled) must not end a newer request.
+    private func authorizationRequestTimedOut(_ request: Int) {
+        guard request == authorizationRequest else { return }
+        finishAuthorizationRequest(with: .notDetermined)
     }
 
     /// Resumes every caller waiting for an answer, once each.
@@ -37,6 +46,7 @@ extension LocationService {
         authorizationWaiters.removeAll()
         authorizationTimeoutTask?.cancel()
         authorizationTimeoutTask = nil
+        authorizationRequest = nil
         for waiter in waiters.values { waiter.resume(returning: status) }
     }
 
@@ -45,6 +55,7 @@ extension LocationService {
         if authorizationWaiters.isEmpty {
             authorizationTimeoutTask?.cancel()
             authorizationTimeoutTask = nil
+            authorizationRequest = nil
         }
         waiter.resume(returning: status)
     }

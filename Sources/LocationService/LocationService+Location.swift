@@ -34,15 +34,18 @@ extension LocationService {
     private func startLocationRequest() {
         locationTimeoutTask?.cancel()
         let deadline = Deadline(after: configuration.locationTimeout, on: clock)
+        let request = nextToken()
+        locationRequest = request
         locationTimeoutTask = Task { [weak self] in
             do { try await deadline.wait() } catch { return }
-            await self?.locationRequestTimedOut()
+            await self?.locationRequestTimedOut(request)
         }
         send(.requestLocation(configuration.desiredAccuracy))
     }
 
-    private func locationRequestTimedOut() {
-        guard !locationWaiters.isEmpty else { return }
+    /// The timer of `request` fired; one that fired as its request ended must not end a newer one.
+    private func locationRequestTimedOut(_ request: Int) {
+        guard request == locationRequest, !locationWaiters.isEmpty else { return }
         send(.stopUpdatingLocation)
         finishLocationRequest(with: nil)
     }
@@ -53,6 +56,7 @@ extension LocationService {
         locationWaiters.removeAll()
         locationTimeoutTask?.cancel()
         locationTimeoutTask = nil
+        locationRequest = nil
         for waiter in waiters.values { waiter.resume(returning: location) }
     }
 
@@ -61,6 +65,7 @@ extension LocationService {
         if locationWaiters.isEmpty {
             locationTimeoutTask?.cancel()
             locationTimeoutTask = nil
+            locationRequest = nil
             send(.stopUpdatingLocation)
         }
         waiter.resume(returning: nil)

@@ -54,8 +54,12 @@ public actor LocationService: LocationServiceProtocol {
     var tokens = 0
     var authorizationWaiters: [Int: CheckedContinuation<LocationPermissionStatus, Never>] = [:]
     var authorizationTimeoutTask: Task<Void, Never>?
+    /// The request whose timer may end the wait (nil when none is waiting).
+    var authorizationRequest: Int?
     var locationWaiters: [Int: CheckedContinuation<UserLocation?, Never>] = [:]
     var locationTimeoutTask: Task<Void, Never>?
+    /// The location request whose timer may end the wait (nil when none is waiting).
+    var locationRequest: Int?
     private var statusSubscribers: [Int: AsyncStream<LocationPermissionStatus>.Continuation] = [:]
     private var lastReportedStatus: LocationPermissionStatus?
     private var eventTask: Task<Void, Never>?
