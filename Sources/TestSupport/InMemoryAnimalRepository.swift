@@ -88,7 +88,7 @@ public actor InMemoryAnimalRepository: AnimalRepositoryProtocol {
     }
 
     /// Parks the calling task in `table` until it is resumed from there or cancelled; `registered`
-    /// runs once it is parked.
+    /// runs once it is parked (not when the task was already cancelled).
     private func suspend(in table: Table, registered: () -> Void = {}) async {
         tickets += 1
         let ticket = tickets
@@ -101,8 +101,8 @@ public actor InMemoryAnimalRepository: AnimalRepositoryProtocol {
                     case .held: held[ticket] = continuation
                     case .holdWaiters: holdWaiters[ticket] = continuation
                     }
+                    registered()
                 }
-                registered()
             }
         } onCancel: {
             Task { await self.resume(ticket, in: table) }
