@@ -85,13 +85,21 @@ public final class VirtualClock: Clock, Sendable {
     /// Moves time forward by `duration` and wakes everyone due by then (see ``move(to:)``). It does not
     /// wait for the woken tasks to run: a test awaits what it expects of them.
     public func advance(by duration: Duration) {
-        let target = state.withValue { $0.now.advanced(by: duration) }
-        move(to: target)
+        moveAndWake { $0.advanced(by: duration) }
     }
 
     /// Moves time to `instant` (never backwards) and wakes, in deadline order, everyone due by then.
     public func move(to instant: Instant) {
+        moveAndWake { _ in instant }
+    }
+
+    /// How many sleepers are waiting now.
+    public var sleeperCount: Int { state.value.sleepers.count }
+
+    /// Moves time to `target(now)` in one step under the lock, then wakes everyone due.
+    private func moveAndWake(_ target: @Sendable (Instant) -> Instant) {
         let due = state.withValue { state -> [Sleeper] in
+            let instant = target(state.now)
             if state.now < instant { state.now = instant }
             let due = state.sleepers.filter { $0.deadline <= state.now }
                 .sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The extension points another permission simulation (Motion, HealthKit) plugs into.
-@Suite @MainActor struct DeviceSubsystemTests {
+@Suite(.timeLimit(.minutes(1))) @MainActor struct DeviceSubsystemTests {
     /// A stand-in subsystem that records the lifecycle it is told about.
     private final class RecordingSubsystem: DeviceSubsystem {
         var calls: [String] = []

@@ -6,7 +6,7 @@ import Testing
 
 /// Rules 1–8 of IOS_SEMANTICS.md: authorization callbacks, the When-In-Use alert, Allow Once,
 /// the Always upgrade, Location Services and restriction.
-@Suite @MainActor struct SimulatedDeviceAuthorizationTests {
+@Suite(.timeLimit(.minutes(1))) @MainActor struct SimulatedDeviceAuthorizationTests {
     private typealias Key = SimulatedDevice.InfoPlistKey
 
     @Test func rule01_givenFreshInstall_whenManagerCreated_thenOneNotDeterminedCallbackAfterCreationReturns() async throws {

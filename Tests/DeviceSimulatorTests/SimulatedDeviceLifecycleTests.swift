@@ -5,7 +5,7 @@ import PetSpotDomain
 import Testing
 
 /// Rules 10, 28 and 29 of IOS_SEMANTICS.md, the driver-facing errors, and replay determinism.
-@Suite @MainActor struct SimulatedDeviceLifecycleTests {
+@Suite(.timeLimit(.minutes(1))) @MainActor struct SimulatedDeviceLifecycleTests {
     @Test func rule10_givenDeniedApp_whenPersonAllowsInSettingsAndReturns_thenAppNotKilledAndCallbackBeforeActive() async throws {
         let harness = DeviceHarness { $0.location.authorization = .denied }
         let manager = try await harness.launched()

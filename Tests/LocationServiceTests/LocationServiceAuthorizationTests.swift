@@ -7,7 +7,7 @@ import TestSupport
 @testable import LocationService
 
 @MainActor
-@Suite struct LocationServiceAuthorizationTests {
+@Suite(.timeLimit(.minutes(1))) struct LocationServiceAuthorizationTests {
     @Test(arguments: [
         LocationPermissionStatus.authorizedWhenInUse, .authorizedAlways, .denied, .restricted,
     ])

@@ -7,7 +7,7 @@ import TestSupport
 @testable import LocationService
 
 @MainActor
-@Suite struct LocationServiceLocationTests {
+@Suite(.timeLimit(.minutes(1))) struct LocationServiceLocationTests {
     @Test(arguments: [LocationPermissionStatus.notDetermined, .denied, .restricted])
     func givenNotAuthorized_whenRequestingLocation_thenNilWithoutTouchingTheManager(
         status: LocationPermissionStatus

@@ -3,7 +3,7 @@ import Permissions
 import Testing
 
 @MainActor
-@Suite struct PermissionManagerHealthTests {
+@Suite(.timeLimit(.minutes(1))) struct PermissionManagerHealthTests {
     @Test func givenNoHealthData_whenRequest_thenUnavailableAndNothingAsked() async throws {
         let harness = PermissionHarness(health: .init(isHealthDataAvailable: false))
         #expect(try await harness.manager.requestHealth() == .unavailable)

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 @MainActor
-@Suite struct PermissionManagerLocationTests {
+@Suite(.timeLimit(.minutes(1))) struct PermissionManagerLocationTests {
     // MARK: When-In-Use
 
     @Test func givenNotDetermined_whenUserAllowsWhileUsing_thenAuthorized() async throws {

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 @MainActor
-@Suite struct PermissionManagerMotionTests {
+@Suite(.timeLimit(.minutes(1))) struct PermissionManagerMotionTests {
     @Test func givenNotDetermined_whenChecked_thenNoPromptAndNoQuery() async {
         let harness = PermissionHarness()
         #expect(await harness.manager.check(.motion) == .notDetermined)

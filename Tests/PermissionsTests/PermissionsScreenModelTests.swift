@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 @MainActor
-@Suite struct PermissionsScreenModelTests {
+@Suite(.timeLimit(.minutes(1))) struct PermissionsScreenModelTests {
     private func model(
         _ harness: PermissionHarness,
         offersAlwaysLocation: Bool = false,

@@ -3,7 +3,7 @@ import PetAPI
 import PetSpotDomain
 import Testing
 
-@Suite struct AnimalRepositoryTests {
+@Suite(.timeLimit(.minutes(1))) struct AnimalRepositoryTests {
     private let base = URL(string: "http://127.0.0.1:8080")
 
     @Test func givenNoLocation_whenBuildingRequest_thenNoQueryItems() throws {

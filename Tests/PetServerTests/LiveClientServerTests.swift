@@ -8,7 +8,7 @@ import PetSpotDomain
 import Testing
 
 /// The real `AnimalRepository` against the real server on a free loopback port.
-@Suite struct LiveClientServerTests {
+@Suite(.timeLimit(.minutes(1))) struct LiveClientServerTests {
     private static let km = 1 / PetFixtures.kmPerDegree
 
     private static func fixtures() throws -> [Animal] {

@@ -8,7 +8,7 @@ import PetServer
 import PetSpotDomain
 import Testing
 
-@Suite struct PetRoutesTests {
+@Suite(.timeLimit(.minutes(1))) struct PetRoutesTests {
     /// Three pets in Warsaw, published a day apart.
     private func makeApp() async throws -> some ApplicationProtocol {
         let km = 1 / PetFixtures.kmPerDegree

@@ -4,7 +4,7 @@ import PetServer
 import PetSpotDomain
 import Testing
 
-@Suite struct SQLitePetStoreTests {
+@Suite(.timeLimit(.minutes(1))) struct SQLitePetStoreTests {
     @Test(arguments: PetStoreContract.allCases)
     func givenFreshTemporaryDatabase_whenContractCaseRuns_thenItHolds(_ contractCase: PetStoreContract) async throws {
         try await contractCase.run(on: PetFixtures.sqliteStore())

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite struct PetspotRunCommandTests {
+@Suite(.timeLimit(.minutes(1))) struct PetspotRunCommandTests {
     private func write(_ json: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-\(UUID().uuidString).json")
         try Data(json.utf8).write(to: url)

@@ -4,7 +4,7 @@ import Testing
 
 /// Every scenario file in `Scenarios/` is played by the real command and must print exactly its
 /// expected event log (`NAME.expected.jsonl`, rewritten by `scripts/update-golden.sh`).
-@Suite struct ScenarioGoldenTests {
+@Suite(.timeLimit(.minutes(1))) struct ScenarioGoldenTests {
     static let scenarioFiles = BundledScenarios.files
 
     @Test func givenTheBundledScenarios_whenListed_thenEveryAcceptanceScenarioAndEdgeCaseHasAFile() {
