@@ -15,6 +15,8 @@ protocol DeviceSubsystem: AnyObject {
     func appDidBecomeActive()
     /// The app's process is about to end.
     func appWillTerminate()
+    /// The system alert on screen was answered and no other is up: a prompt held back can show.
+    func systemAlertDidClose()
 }
 
 extension DeviceSubsystem {
@@ -23,4 +25,5 @@ extension DeviceSubsystem {
     func appWillEnterForeground() {}
     func appDidBecomeActive() {}
     func appWillTerminate() {}
+    func systemAlertDidClose() {}
 }

@@ -80,6 +80,7 @@ final class HealthSubsystem: DeviceSubsystem {
                 }
             self.health.prompt.answer(answer)
         }
+        prompt.onDismiss = { [weak health] in health?.prompt.dismiss() }
         health.prompt.visibilityChanged = { [weak prompt] visible in
             if visible { prompt?.show() }
         }
@@ -87,5 +88,13 @@ final class HealthSubsystem: DeviceSubsystem {
 
     func appDidBecomeActive() {
         prompt.appDidBecomeActive()
+    }
+
+    func systemAlertDidClose() {
+        prompt.systemAlertDidClose()
+    }
+
+    func appWillTerminate() {
+        prompt.appWillTerminate()
     }
 }

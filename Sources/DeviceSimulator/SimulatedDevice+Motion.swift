@@ -57,6 +57,7 @@ final class MotionSubsystem: DeviceSubsystem {
         let motion = SimulatedMotion(hasInfoPlistKey: { [weak device] key in device?.infoPlistKeys.contains(key) ?? false })
         let prompt = ForegroundPrompt(device: device, alert: .motionActivity)
         prompt.onAnswer = { [weak motion] button in motion?.prompt.answer(button == .ok ? .allow : .dontAllow) }
+        prompt.onDismiss = { [weak motion] in motion?.prompt.dismiss() }
         motion.prompt.visibilityChanged = { [weak prompt] visible in
             if visible { prompt?.show() }
         }
@@ -66,5 +67,13 @@ final class MotionSubsystem: DeviceSubsystem {
 
     func appDidBecomeActive() {
         prompt.appDidBecomeActive()
+    }
+
+    func systemAlertDidClose() {
+        prompt.systemAlertDidClose()
+    }
+
+    func appWillTerminate() {
+        prompt.appWillTerminate()
     }
 }

@@ -31,7 +31,7 @@ public final class SimulatedDevice {
     var random: SeededRandom
 
     private(set) var phase: ScenePhase = .notRunning
-    private var presentedAlert: (alert: SystemAlert, onAnswer: @MainActor (SystemAlertButton) -> Void)?
+    private var presentedAlert: PresentedAlert?
     private var entries: [DeviceLogEntry] = []
     private var logSubscribers: [Int: AsyncStream<DeviceLogEntry>.Continuation] = [:]
     private var phaseSubscribers: [Int: AsyncStream<ScenePhase>.Continuation] = [:]
@@ -192,6 +192,8 @@ public final class SimulatedDevice {
         record(.systemAlertAnswered(presented.alert, button))
         presented.onAnswer(button)
         if phase == .inactive { setPhase(.active) }
+        // A prompt held back by this alert appears now, not only after a trip to the background.
+        for entry in subsystems where presentedAlert == nil { entry.subsystem.systemAlertDidClose() }
     }
 
     // MARK: Extension points for subsystems (same module)
@@ -231,14 +233,16 @@ public final class SimulatedDevice {
     }
 
     /// Shows a system alert: the app becomes inactive until it is answered (rules 4 and 29).
-    /// Returns false (and shows nothing) when another alert is up.
+    /// Returns false (and shows nothing) when another alert is up. `onDismiss` runs when the alert goes
+    /// away unanswered because the app left the foreground or ended.
     @discardableResult
     func presentSystemAlert(
         _ alert: SystemAlert,
-        onAnswer: @escaping @MainActor (SystemAlertButton) -> Void
+        onAnswer: @escaping @MainActor (SystemAlertButton) -> Void,
+        onDismiss: @escaping @MainActor () -> Void = {}
     ) -> Bool {
         guard presentedAlert == nil else { return false }
-        presentedAlert = (alert, onAnswer)
+        presentedAlert = PresentedAlert(alert: alert, onAnswer: onAnswer, onDismiss: onDismiss)
         record(.systemAlertShown(alert))
         if phase == .active { setPhase(.inactive) }
         return true
@@ -298,5 +302,13 @@ public final class SimulatedDevice {
         guard let presented = presentedAlert else { return }
         presentedAlert = nil
         record(.systemAlertDismissed(presented.alert))
+        presented.onDismiss()
     }
+}
+
+/// The alert on screen and what its owner does when it is answered or goes away unanswered.
+private struct PresentedAlert {
+    var alert: SystemAlert
+    var onAnswer: @MainActor (SystemAlertButton) -> Void
+    var onDismiss: @MainActor () -> Void
 }

@@ -88,7 +88,11 @@ public final class SimulatedHealth: HealthAuthorizing {
         guard hasHealthKitEntitlement else { throw SimulatedHealthError.missingEntitlement }
         let pending = undecided(share: share, read: read)
         guard !pending.isEmpty else { return true }
-        guard let answer = await prompt.present() else { throw CancellationError() }
+        guard let answer = await prompt.present() else {
+            try Task.checkCancellation()
+            // The sheet went away unanswered: nothing was decided, and HealthKit still reports success.
+            return true
+        }
         apply(answer, share: share.intersection(pending.share), read: read.intersection(pending.read))
         return true
     }

@@ -70,7 +70,10 @@ public final class SimulatedMotion: MotionAuthorizing {
         }
         guard hasMotionCoprocessor else { throw MotionActivityError.notAvailable }
         if authorizationStatus == .notDetermined {
-            guard let answer = await prompt.present() else { throw CancellationError() }
+            guard let answer = await prompt.present() else {
+                try Task.checkCancellation()
+                throw SystemPromptDismissed(prompt: "Motion & Fitness")
+            }
             if storedStatus == .notDetermined { storedStatus = answer == .allow ? .authorized : .denied }
         }
         guard authorizationStatus == .authorized else { throw MotionActivityError.notAuthorized }

@@ -19,8 +19,8 @@ public final class SimulatedPermissionPrompt<Answer: Sendable> {
         self.visibilityChanged = visibilityChanged
     }
 
-    /// Shows the prompt (if not up already) and waits for the answer; nil when the waiting task is
-    /// cancelled.
+    /// Shows the prompt (if not up already) and waits for the answer; nil when the prompt went away
+    /// unanswered (``dismiss()``) or the waiting task is cancelled.
     func present() async -> Answer? {
         let (answers, continuation) = AsyncStream<Answer>.makeStream(bufferingPolicy: .bufferingNewest(1))
         answerWaiters.append(continuation)
@@ -53,6 +53,18 @@ public final class SimulatedPermissionPrompt<Answer: Sendable> {
         return true
     }
 
+    /// The prompt goes away unanswered (the app left the foreground or ended): every waiting request
+    /// ends without an answer, and the next request shows the prompt again.
+    public func dismiss() {
+        let waiters = answerWaiters
+        answerWaiters.removeAll()
+        if isVisible {
+            isVisible = false
+            visibilityChanged(false)
+        }
+        for waiter in waiters { waiter.finish() }
+    }
+
     /// Returns once the prompt is on screen (at once if it already is); no time involved.
     public func waitUntilShown() async {
         if isVisible { return }
@@ -60,4 +72,17 @@ public final class SimulatedPermissionPrompt<Answer: Sendable> {
         shownWaiters.append(continuation)
         for await _ in shown { return }
     }
+}
+
+/// A request ended because its prompt went away unanswered (the app left the foreground or ended
+/// while the prompt was up). Nothing was decided: the status is still `.notDetermined`.
+public struct SystemPromptDismissed: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The prompt's name, such as "Motion & Fitness".
+    public var prompt: String
+
+    public init(prompt: String) {
+        self.prompt = prompt
+    }
+
+    public var description: String { "the \(prompt) prompt went away unanswered" }
 }

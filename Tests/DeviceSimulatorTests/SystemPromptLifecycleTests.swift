@@ -1,0 +1,85 @@
+import DeviceSimulator
+import Foundation
+import LocationService
+import Permissions
+import Testing
+
+/// Motion and Health prompts follow the app's lifecycle as the location alert does: they go away
+/// unanswered when the app leaves the foreground, and one held back by another alert shows as soon as
+/// that alert is answered.
+@Suite(.timeLimit(.minutes(1))) @MainActor struct SystemPromptLifecycleTests {
+    private let window = (start: Date(timeIntervalSince1970: 0), end: Date(timeIntervalSince1970: 60))
+
+    private func device(_ keys: Set<String>) -> SimulatedDevice {
+        SimulatedDevice(configuration: DeviceConfiguration(infoPlistKeys: keys), clock: VirtualClock())
+    }
+
+    @Test func givenMotionPromptUp_whenAppGoesToBackground_thenDismissedUnansweredAndTheNextQueryAsksAgain() async throws {
+        let device = device([InfoPlistRequirement.motion.key])
+        try device.launch()
+        let motion = device.motion
+        let query = Task { try await motion.queryActivity(from: window.start, to: window.end) }
+        await motion.prompt.waitUntilShown()
+
+        try device.background()
+
+        await #expect(throws: SystemPromptDismissed.self) { try await query.value }
+        #expect(motion.authorizationStatus == .notDetermined)
+        #expect(device.log.contains { $0.event == .systemAlertDismissed(device.systemAlertShown(.motionActivity)) })
+        try device.foreground()
+        let again = Task { try await motion.queryActivity(from: window.start, to: window.end) }
+        await motion.prompt.waitUntilShown()
+        #expect(device.systemAlert?.kind == .motionActivity)
+        try device.answerSystemAlert(.ok)
+        #expect(try await again.value == motion.recordedActivityCount)
+        #expect(motion.prompt.timesShown == 2)
+    }
+
+    @Test func givenHealthSheetUp_whenAppIsTerminated_thenTheRequestEndsAndAfterRelaunchTheSheetShowsAgain() async throws {
+        let device = device([InfoPlistRequirement.healthShare.key, InfoPlistRequirement.healthUpdate.key])
+        try device.launch()
+        let health = device.health
+        let request = Task { try await health.requestAuthorization(toShare: [.workout], read: [.workout]) }
+        await health.prompt.waitUntilShown()
+
+        try device.terminate()
+
+        #expect(try await request.value == true)
+        #expect(health.authorizationStatus(for: .workout) == .notDetermined)
+        try device.launch()
+        let again = Task { try await health.requestAuthorization(toShare: [.workout], read: [.workout]) }
+        await health.prompt.waitUntilShown()
+        #expect(device.systemAlert?.kind == .healthAccess)
+        try device.answerSystemAlert(.healthTurnOnAll)
+        #expect(try await again.value == true)
+        #expect(health.authorizationStatus(for: .workout) == .sharingAuthorized)
+    }
+
+    @Test func givenLocationAlertUp_whenMotionIsQueried_thenItsPromptShowsAsSoonAsTheLocationAlertIsAnswered() async throws {
+        let device = device([SimulatedDevice.InfoPlistKey.locationWhenInUse, InfoPlistRequirement.motion.key])
+        let manager = try device.launch()
+        manager.requestWhenInUseAuthorization()
+        #expect(device.systemAlert?.kind == .locationWhenInUse)
+        let motion = device.motion
+        let query = Task { try await motion.queryActivity(from: window.start, to: window.end) }
+        await motion.prompt.waitUntilShown()
+        #expect(device.systemAlert?.kind == .locationWhenInUse)
+
+        try device.answerSystemAlert(.allowWhileUsing)
+
+        #expect(device.systemAlert?.kind == .motionActivity)
+        #expect(device.scenePhase == .inactive)
+        try device.answerSystemAlert(.ok)
+        #expect(try await query.value == motion.recordedActivityCount)
+        #expect(device.scenePhase == .active)
+    }
+}
+
+extension SimulatedDevice {
+    /// The alert of `kind` as the device last showed it (for comparing log entries).
+    fileprivate func systemAlertShown(_ kind: SystemAlert.Kind) -> SystemAlert {
+        log.reversed().compactMap { entry -> SystemAlert? in
+            if case .systemAlertShown(let alert) = entry.event, alert.kind == kind { alert } else { nil }
+        }.first ?? SystemAlert(kind: kind, buttons: [])
+    }
+}
