@@ -19,6 +19,12 @@ public actor LocationService: LocationServiceProtocol {
         /// reports `.notDetermined`, and an answer that comes later still arrives through
         /// ``authorizationStatusUpdates()``. 30 s leaves a person time to read the alert.
         public var authorizationTimeout: Duration
+        /// After an Always request, how long until the app must have resigned active for iOS's prompt;
+        /// if it has not, iOS ignored the request. iOS shows its prompt at once.
+        public var promptAppearanceTimeout: Duration
+        /// How long a pending Always request waits after the app is active again ("Keep Only While
+        /// Using" sends no callback; "Change to Always Allow" reports at once).
+        public var settleDelay: Duration
         /// How long `requestLocation()` waits for a fix (the seeds' 5 s).
         public var locationTimeout: Duration
         /// How old a cached fix may be and still be returned at once.
@@ -28,11 +34,15 @@ public actor LocationService: LocationServiceProtocol {
 
         public init(
             authorizationTimeout: Duration = .seconds(30),
+            promptAppearanceTimeout: Duration = .seconds(1),
+            settleDelay: Duration = .seconds(1),
             locationTimeout: Duration = .seconds(5),
             maximumCachedFixAge: Duration = .seconds(120),
             desiredAccuracy: LocationAccuracy = .hundredMeters
         ) {
             self.authorizationTimeout = authorizationTimeout
+            self.promptAppearanceTimeout = promptAppearanceTimeout
+            self.settleDelay = settleDelay
             self.locationTimeout = locationTimeout
             self.maximumCachedFixAge = maximumCachedFixAge
             self.desiredAccuracy = desiredAccuracy
@@ -41,6 +51,7 @@ public actor LocationService: LocationServiceProtocol {
 
     enum Command: Sendable {
         case requestWhenInUseAuthorization
+        case requestAlwaysAuthorization
         case requestLocation(LocationAccuracy)
         case stopUpdatingLocation
     }
@@ -52,10 +63,10 @@ public actor LocationService: LocationServiceProtocol {
     private let commands: AsyncStream<Command>.Continuation
 
     var tokens = 0
-    var authorizationWaiters: [Int: CheckedContinuation<LocationPermissionStatus, Never>] = [:]
-    var authorizationTimeoutTask: Task<Void, Never>?
-    /// The request whose timer may end the wait (nil when none is waiting).
-    var authorizationRequest: Int?
+    /// The authorization request under way and its waiting callers (nil when none is waiting).
+    var authorizationRound: AuthorizationRound?
+    /// How many callers wait for an authorization answer; lets tests see a wait begin.
+    var authorizationWaiterCount: Int { authorizationRound?.waiters.count ?? 0 }
     var locationWaiters: [Int: CheckedContinuation<UserLocation?, Never>] = [:]
     var locationTimeoutTask: Task<Void, Never>?
     /// The location request whose timer may end the wait (nil when none is waiting).
@@ -87,6 +98,8 @@ public actor LocationService: LocationServiceProtocol {
                 switch command {
                 case .requestWhenInUseAuthorization:
                     manager.requestWhenInUseAuthorization()
+                case .requestAlwaysAuthorization:
+                    manager.requestAlwaysAuthorization()
                 case .requestLocation(let accuracy):
                     manager.desiredAccuracy = accuracy
                     manager.requestLocation()
@@ -167,9 +180,7 @@ public actor LocationService: LocationServiceProtocol {
 
     private func authorizationChanged(to status: LocationPermissionStatus) {
         // The creation-time callback reports `.notDetermined` before anyone answered: not an answer.
-        if status != .notDetermined {
-            finishAuthorizationRequest(with: status)
-        }
+        authorizationReported(status)
         if !status.isAuthorized {
             // A fix will not come any more; iOS would also fail the request with `denied`.
             finishLocationRequest(with: nil)

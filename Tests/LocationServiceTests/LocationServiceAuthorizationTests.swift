@@ -48,11 +48,11 @@ import TestSupport
         let request = await harness.startAuthorizationRequest()
 
         harness.clock.advance(by: .seconds(29))
-        #expect(await service.authorizationWaiters.count == 1)
+        #expect(await service.authorizationWaiterCount == 1)
         harness.clock.advance(by: .seconds(1))
 
         #expect(await request.value == .notDetermined)
-        #expect(await service.authorizationWaiters.isEmpty)
+        #expect(await service.authorizationWaiterCount == 0)
     }
 
     @Test func givenTwoConcurrentRequests_whenAnswered_thenOneSystemRequestAndBothGetTheAnswer() async {
@@ -60,7 +60,7 @@ import TestSupport
         let service = harness.service
         let first = await harness.startAuthorizationRequest()
         let second = Task { await service.requestWhenInUseAuthorization() }
-        await waitUntil { await service.authorizationWaiters.count == 2 }
+        await waitUntil { await service.authorizationWaiterCount == 2 }
 
         await harness.deliver(.authorizationChanged(.authorizedWhenInUse, .reducedAccuracy))
 
@@ -79,7 +79,7 @@ import TestSupport
         await harness.deliver(.authorizationChanged(.authorizedWhenInUse, .fullAccuracy))
         harness.clock.advance(by: .seconds(60))
 
-        #expect(await service.authorizationWaiters.isEmpty)
+        #expect(await service.authorizationWaiterCount == 0)
         #expect(await service.authorizationStatus == .authorizedWhenInUse)
     }
 
@@ -93,7 +93,7 @@ import TestSupport
         harness.clock.advance(by: .seconds(60))
         await harness.deliver(.authorizationChanged(.authorizedWhenInUse, .fullAccuracy))
 
-        #expect(await service.authorizationWaiters.isEmpty)
+        #expect(await service.authorizationWaiterCount == 0)
     }
 
     @Test func givenObserver_whenStatusChanges_thenEachRealChangeIsReportedAndTheCreationCallbackIsNot() async {

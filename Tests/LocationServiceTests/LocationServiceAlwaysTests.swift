@@ -1,0 +1,108 @@
+import DeviceSimulator
+import Foundation
+import PetSpotDomain
+import Testing
+import TestSupport
+
+@testable import LocationService
+
+/// The Always step (rule 6) through the one location bridge: bounded, ended by the app becoming active
+/// again when iOS sends no callback, and telling an ignored request from an answered one.
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct LocationServiceAlwaysTests {
+    private func startAlwaysRequest(_ harness: Harness) async -> Task<AlwaysAuthorizationAnswer, Never> {
+        let service = harness.service
+        let task = Task { await service.requestAlwaysAuthorization() }
+        await harness.manager.waitForCalls(1)
+        return task
+    }
+
+    @Test(arguments: [LocationPermissionStatus.notDetermined, .authorizedAlways, .denied, .restricted])
+    func givenStatusIsNotWhileUsing_whenRequestingAlways_thenReturnsAtOnceWithoutAsking(
+        status: LocationPermissionStatus
+    ) async {
+        let harness = Harness(status: status)
+
+        let answer = await harness.service.requestAlwaysAuthorization()
+
+        #expect(answer == AlwaysAuthorizationAnswer(status: status, promptAppeared: false))
+        #expect(harness.manager.calls.isEmpty)
+    }
+
+    @Test func givenWhileUsing_whenPromptShownAndChangeToAlwaysAllow_thenAlwaysWithThePromptSeen() async {
+        let harness = Harness(status: .authorizedWhenInUse)
+        let request = await startAlwaysRequest(harness)
+
+        await harness.service.applicationWillResignActive()
+        await harness.deliver(.authorizationChanged(.authorizedAlways, .fullAccuracy))
+
+        #expect(await request.value == AlwaysAuthorizationAnswer(status: .authorizedAlways, promptAppeared: true))
+        #expect(harness.manager.calls == [.requestAlwaysAuthorization])
+    }
+
+    @Test func givenPromptShown_whenKeepOnlyWhileUsing_thenTheWaitEndsTheSettleDelayAfterTheAppIsActiveAgain() async {
+        let harness = Harness(status: .authorizedWhenInUse)
+        let service = harness.service
+        let request = await startAlwaysRequest(harness)
+        await service.applicationWillResignActive()
+        harness.clock.advance(by: .seconds(5))
+        #expect(await service.authorizationWaiterCount == 1)
+
+        await service.applicationDidBecomeActive()
+        harness.clock.advance(by: .milliseconds(999))
+        #expect(await service.authorizationWaiterCount == 1)
+        harness.clock.advance(by: .milliseconds(1))
+
+        #expect(await request.value == AlwaysAuthorizationAnswer(status: .authorizedWhenInUse, promptAppeared: true))
+    }
+
+    @Test func givenIOSIgnoresTheRequest_whenTheAppNeverResignsActive_thenTheWaitEndsAfterThePromptAppearanceBound() async {
+        let harness = Harness(status: .authorizedWhenInUse)
+        let service = harness.service
+        let request = await startAlwaysRequest(harness)
+
+        harness.clock.advance(by: .seconds(1))
+
+        #expect(await request.value == AlwaysAuthorizationAnswer(status: .authorizedWhenInUse, promptAppeared: false))
+        #expect(await service.authorizationWaiterCount == 0)
+    }
+
+    @Test func givenPromptLeftUp_whenNoAnswerEver_thenTheWaitEndsAtTheAuthorizationTimeout() async {
+        let harness = Harness(status: .authorizedWhenInUse)
+        let service = harness.service
+        let request = await startAlwaysRequest(harness)
+        await service.applicationWillResignActive()
+
+        harness.clock.advance(by: .seconds(29))
+        #expect(await service.authorizationWaiterCount == 1)
+        harness.clock.advance(by: .seconds(1))
+
+        #expect(await request.value == AlwaysAuthorizationAnswer(status: .authorizedWhenInUse, promptAppeared: true))
+    }
+
+    @Test func givenAWaitingCaller_whenItsTaskIsCancelled_thenItIsReleasedAtOnceAndTheRoundEnds() async {
+        let harness = Harness(status: .authorizedWhenInUse)
+        let service = harness.service
+        let request = await startAlwaysRequest(harness)
+        await service.applicationWillResignActive()
+
+        request.cancel()
+
+        #expect(await request.value.status == .authorizedWhenInUse)
+        await waitUntil { await service.authorizationWaiterCount == 0 }
+    }
+
+    @Test func givenWhenInUseRequestPending_whenTheAppBecomesActiveAgain_thenItKeepsWaitingForTheAnswer() async {
+        let harness = Harness(status: .notDetermined)
+        let service = harness.service
+        let request = await harness.startAuthorizationRequest()
+        await service.applicationWillResignActive()
+        await service.applicationDidBecomeActive()
+
+        harness.clock.advance(by: .seconds(5))
+        #expect(await service.authorizationWaiterCount == 1)
+        await harness.deliver(.authorizationChanged(.denied, .fullAccuracy))
+
+        #expect(await request.value == .denied)
+    }
+}
