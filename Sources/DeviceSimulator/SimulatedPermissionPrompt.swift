@@ -73,16 +73,3 @@ public final class SimulatedPermissionPrompt<Answer: Sendable> {
         for await _ in shown { return }
     }
 }
-
-/// A request ended because its prompt went away unanswered (the app left the foreground or ended
-/// while the prompt was up). Nothing was decided: the status is still `.notDetermined`.
-public struct SystemPromptDismissed: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The prompt's name, such as "Motion & Fitness".
-    public var prompt: String
-
-    public init(prompt: String) {
-        self.prompt = prompt
-    }
-
-    public var description: String { "the \(prompt) prompt went away unanswered" }
-}

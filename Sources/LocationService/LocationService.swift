@@ -56,7 +56,8 @@ public actor LocationService: LocationServiceProtocol {
         case stopUpdatingLocation
     }
 
-    let configuration: Configuration
+    /// The timeouts every wait of this service uses; one policy for the whole app.
+    public nonisolated let configuration: Configuration
     let clock: any Clock<Duration>
     let now: @Sendable () -> Date
     private let manager: any LocationManaging
@@ -114,6 +115,17 @@ public actor LocationService: LocationServiceProtocol {
         commands.finish()
         eventTask?.cancel()
         for subscriber in statusSubscribers.values { subscriber.finish() }
+    }
+
+    /// The status as the manager reports it now, read on the main actor where the manager lives; for
+    /// a model that must show a state before its first `await`.
+    @MainActor public var currentAuthorizationStatus: LocationPermissionStatus {
+        manager.authorizationStatus
+    }
+
+    /// Whether Location Services are on for the whole device (asked off the main thread, rule 9).
+    public var locationServicesEnabled: Bool {
+        get async { await manager.locationServicesEnabled() }
     }
 
     public var authorizationStatus: LocationPermissionStatus {

@@ -13,7 +13,8 @@ public protocol MotionAuthorizing: AnyObject, Sendable {
     var authorizationStatus: MotionAuthorizationStatus { get }
     /// `queryActivityStarting(from:to:to:withHandler:)`: returns how many activities were found.
     /// The first call while the status is `.notDetermined` shows the Motion & Fitness prompt.
-    /// - Throws: ``MotionActivityError`` as CoreMotion reports it (105 when not authorized).
+    /// - Throws: ``MotionActivityError`` as CoreMotion reports it (105 when not authorized), or
+    ///   ``SystemPromptDismissed`` when the prompt went away unanswered.
     func queryActivity(from start: Date, to end: Date) async throws -> Int
 }
 
@@ -84,4 +85,18 @@ public struct MotionActivityError: Error, Sendable, Hashable, CustomStringConver
         default: "CMError \(code)"
         }
     }
+}
+
+/// A request ended because its system prompt went away unanswered (the app left the foreground or
+/// ended while the prompt was up). Nothing was decided: the status is still `.notDetermined`, and the
+/// next request asks again.
+public struct SystemPromptDismissed: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The prompt's name, such as "Motion & Fitness".
+    public var prompt: String
+
+    public init(prompt: String) {
+        self.prompt = prompt
+    }
+
+    public var description: String { "the \(prompt) prompt went away unanswered" }
 }

@@ -28,9 +28,11 @@ extension PermissionManager {
             return .state(self.state(for: .healthKit))
         }
         switch result {
-        case .state(let state): return state
-        case .failed(let error): throw error
-        case .always: return state(for: .healthKit)
+        case .state(let state)?: return state
+        case .failed(let error)?: throw error
+        case .always?, nil:
+            await checkHealth()
+            return state(for: .healthKit)
         }
     }
 

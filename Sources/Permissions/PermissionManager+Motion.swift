@@ -20,6 +20,10 @@ extension PermissionManager {
                 _ = try await self.motion.queryActivity(from: end.addingTimeInterval(-60), to: end)
             } catch let error as MotionActivityError {
                 reported = error
+            } catch is SystemPromptDismissed {
+                // No answer (the app left the foreground): the next Allow asks again.
+                self.checkMotion()
+                return .state(self.state(for: .motion))
             } catch {
                 self.checkMotion()
                 return .failed(.systemError(.motion, String(describing: error)))
@@ -37,9 +41,11 @@ extension PermissionManager {
             return .state(self.state(for: .motion))
         }
         switch result {
-        case .state(let state): return state
-        case .failed(let error): throw error
-        case .always: return state(for: .motion)
+        case .state(let state)?: return state
+        case .failed(let error)?: throw error
+        case .always?, nil:
+            checkMotion()
+            return state(for: .motion)
         }
     }
 

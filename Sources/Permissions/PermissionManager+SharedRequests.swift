@@ -1,19 +1,75 @@
+import LocationService
+
 extension PermissionManager {
-    /// Runs `operation` once for all concurrent callers of the same request.
+    /// Runs `operation` once for all concurrent callers of the same request, and waits for its result
+    /// at most the app's authorization timeout (``LocationService/Configuration/authorizationTimeout``,
+    /// the one bound of every permission wait). Returns nil when that bound passes first or when the
+    /// calling task is cancelled; the operation itself goes on, and a later caller joins it.
     func shared(
         _ kind: RequestKind,
         _ operation: @escaping @MainActor () async -> RequestResult
-    ) async -> RequestResult {
-        if let running = runningRequests[kind] { return await running.value }
-        requestsInFlight.insert(kind.permission)
-        let task = Task { @MainActor in await operation() }
-        runningRequests[kind] = task
-        let result = await task.value
-        runningRequests[kind] = nil
-        if !runningRequests.keys.contains(where: { $0.permission == kind.permission }) {
-            requestsInFlight.remove(kind.permission)
+    ) async -> RequestResult? {
+        let request: SharedRequest
+        if let running = runningRequests[kind] {
+            request = running
+        } else {
+            request = SharedRequest()
+            runningRequests[kind] = request
+            requestsInFlight.insert(kind.permission)
+            Task { @MainActor [weak self] in
+                let result = await operation()
+                request.finish(with: result)
+                guard let self else { return }
+                self.runningRequests[kind] = nil
+                if !self.runningRequests.keys.contains(where: { $0.permission == kind.permission }) {
+                    self.requestsInFlight.remove(kind.permission)
+                }
+            }
         }
-        return result
+        return await request.result(before: Deadline(after: locationService.configuration.authorizationTimeout, on: clock))
+    }
+}
+
+/// One request under way and the callers waiting for it. Each caller is resumed exactly once: with the
+/// result, or with nil at its deadline or when its task is cancelled.
+@MainActor
+final class SharedRequest {
+    private var outcome: RequestResult?
+    private var waiters: [Int: CheckedContinuation<RequestResult?, Never>] = [:]
+    private var nextID = 0
+
+    func result(before deadline: Deadline) async -> RequestResult? {
+        if let outcome { return outcome }
+        let id = nextID
+        nextID += 1
+        let timer = Task { @MainActor [weak self] in
+            do { try await deadline.wait() } catch { return }
+            self?.release(id)
+        }
+        defer { timer.cancel() }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if Task.isCancelled {
+                    continuation.resume(returning: nil)
+                } else {
+                    waiters[id] = continuation
+                }
+            }
+        } onCancel: {
+            // Hops to the main actor: by then the waiter is registered, or it never will be.
+            Task { @MainActor [weak self] in self?.release(id) }
+        }
+    }
+
+    func finish(with result: RequestResult) {
+        outcome = result
+        let waiting = waiters
+        waiters.removeAll()
+        for waiter in waiting.values { waiter.resume(returning: result) }
+    }
+
+    private func release(_ id: Int) {
+        waiters.removeValue(forKey: id)?.resume(returning: nil)
     }
 }
 

@@ -5,37 +5,26 @@ import PetSpotDomain
 
 /// Checks, requests and observes the Location, Motion & Fitness and HealthKit permissions.
 ///
-/// A `@MainActor @Observable` class rather than an actor: the location manager it talks to must live
-/// on the main thread (iOS delivers location callbacks only on the run loop of the thread that created
-/// the manager, rule 2), the permission screens read its state synchronously from SwiftUI, and
-/// Observation tracks it directly. An actor would add a hop to every read and could not be observed.
-/// Nothing here blocks: every request suspends.
+/// A `@MainActor @Observable` class rather than an actor: the permission screens read its state
+/// synchronously from SwiftUI, and Observation tracks it directly. Nothing here blocks: every request
+/// suspends.
 ///
-/// Each request returns at once when iOS would show nothing, refuses to ask when Info.plist lacks a
-/// usage description (iOS would crash or silently ignore the request), and never waits longer than
-/// ``Configuration/answerTimeout`` for a callback iOS may never send. No continuation is used; waits
-/// run on `AsyncStream`s, so nothing can be resumed twice or leaked.
+/// Location goes through the app's one ``LocationService`` — the same bridge to the one
+/// `CLLocationManager` that the startup screen uses, with its one reader of the manager's callbacks
+/// and its one timeout policy. Motion and HealthKit requests are bounded by the same timeout
+/// (``LocationService/Configuration/authorizationTimeout``) and release a cancelled caller at once.
+///
+/// Each request returns at once when iOS would show nothing, and refuses to ask when Info.plist lacks
+/// a usage description (iOS would crash or silently ignore the request).
 @MainActor
 @Observable
 public final class PermissionManager {
-    /// Timing and the HealthKit types to ask for.
+    /// The HealthKit types to ask for.
     public struct Configuration: Sendable {
-        /// The longest a location request waits for a callback (iOS sends none for "Keep Only While
-        /// Using", an ignored request, or a request made in the background).
-        public var answerTimeout: Duration
-        /// After ``PermissionManager/refresh()`` during a location request (the app is active again, so
-        /// the prompt is gone) the wait ends this much later unless the status changed meanwhile.
-        public var settleDelay: Duration
         /// The HealthKit types asked for.
         public var healthRequest: HealthAuthorizationRequest
 
-        public init(
-            answerTimeout: Duration = .seconds(60),
-            settleDelay: Duration = .seconds(1),
-            healthRequest: HealthAuthorizationRequest = .petSpot
-        ) {
-            self.answerTimeout = answerTimeout
-            self.settleDelay = settleDelay
+        public init(healthRequest: HealthAuthorizationRequest = .petSpot) {
             self.healthRequest = healthRequest
         }
     }
@@ -53,7 +42,7 @@ public final class PermissionManager {
     /// Permissions whose request is under way.
     public internal(set) var requestsInFlight: Set<Permission> = []
 
-    @ObservationIgnored let location: any LocationManaging
+    @ObservationIgnored let locationService: LocationService
     @ObservationIgnored let motion: any MotionAuthorizing
     @ObservationIgnored let healthStore: any HealthAuthorizing
     @ObservationIgnored let infoPlist: PropertyList
@@ -63,18 +52,16 @@ public final class PermissionManager {
     @ObservationIgnored public let configuration: Configuration
     @ObservationIgnored var broadcasters: [Permission: PermissionStateBroadcaster] = [:]
     @ObservationIgnored var published: [Permission: PermissionState] = [:]
-    @ObservationIgnored var locationWaiters: [Int: LocationWaiter] = [:]
-    @ObservationIgnored var nextWaiterID = 0
-    @ObservationIgnored var runningRequests: [RequestKind: Task<RequestResult, Never>] = [:]
-    @ObservationIgnored private var eventsTask: Task<Void, Never>?
+    @ObservationIgnored var runningRequests: [RequestKind: SharedRequest] = [:]
+    @ObservationIgnored private var statusTask: Task<Void, Never>?
 
     /// - Parameters:
-    ///   - location: a location manager of the permission manager's own (its events have one reader).
+    ///   - locationService: the app's one location bridge, shared with the startup screen.
     ///   - infoPlist: the app's Info.plist (`PropertyList(infoDictionary: Bundle.main.infoDictionary)`).
     ///   - ledger: remembers the once-per-install Always request.
-    ///   - clock: measures the bounded waits.
+    ///   - clock: measures the bounded Motion and HealthKit waits (the location service's clock).
     public init(
-        location: any LocationManaging,
+        locationService: LocationService,
         motion: any MotionAuthorizing,
         health: any HealthAuthorizing,
         infoPlist: PropertyList,
@@ -83,7 +70,7 @@ public final class PermissionManager {
         clock: any Clock<Duration> = ContinuousClock(),
         configuration: Configuration = Configuration()
     ) {
-        self.location = location
+        self.locationService = locationService
         self.motion = motion
         self.healthStore = health
         self.infoPlist = infoPlist
@@ -91,24 +78,24 @@ public final class PermissionManager {
         self.settingsOpener = settingsOpener
         self.clock = clock
         self.configuration = configuration
-        locationStatus = location.authorizationStatus
+        locationStatus = locationService.currentAuthorizationStatus
         motionStatus = motion.authorizationStatus
         isMotionAvailable = motion.isActivityAvailable
         for permission in Permission.allCases {
             broadcasters[permission] = PermissionStateBroadcaster()
         }
         published = Dictionary(uniqueKeysWithValues: Permission.allCases.map { ($0, state(for: $0)) })
-        let events = location.events
-        eventsTask = Task { [weak self] in
-            for await event in events {
+        statusTask = Task { [weak self, locationService] in
+            let updates = await locationService.authorizationStatusUpdates()
+            for await status in updates {
                 guard let self else { return }
-                if case .authorizationChanged(let status, _) = event { self.locationStatusChanged(to: status) }
+                self.locationStatusChanged(to: status)
             }
         }
     }
 
     deinit {
-        eventsTask?.cancel()
+        statusTask?.cancel()
     }
 
     /// The current state of `permission`, without asking anything.
@@ -150,13 +137,20 @@ public final class PermissionManager {
         broadcaster(for: permission).subscribe(current: state(for: permission))
     }
 
-    /// Re-reads every permission; call it when the app returns to the foreground (the person may have
-    /// changed a permission in Settings, and Motion and HealthKit send no callback for that).
+    /// The app is active again: re-reads every permission (the person may have changed one in Settings,
+    /// and Motion and HealthKit send no callback for that), and tells the location service, whose
+    /// pending Always request then ends shortly unless answered.
     public func refresh() async {
-        settleLocationWaiters()
+        await locationService.applicationDidBecomeActive()
         await checkLocation()
         checkMotion()
         await checkHealth()
+    }
+
+    /// The app resigned active (a system prompt took the screen, or the person is leaving); tells the
+    /// location service that a pending request's prompt appeared.
+    public func applicationWillResignActive() async {
+        await locationService.applicationWillResignActive()
     }
 
     /// Opens the app's page in Settings, the only way to change a denied permission.

@@ -12,6 +12,7 @@ final class DevicePermissionHarness {
     let clock = VirtualClock()
     let device: SimulatedDevice
     let ledger = InMemoryPermissionLedger()
+    let service: LocationService
     let manager: PermissionManager
 
     /// - Parameters:
@@ -31,15 +32,15 @@ final class DevicePermissionHarness {
         var values: [String: PropertyList.Value] = [:]
         for key in managerKeys ?? appKeys { values[key] = .string("Why PetSpot asks.") }
         values["NSLocationTemporaryUsageDescriptionDictionary"] = .dictionary(["NearbyPets": .string("Exact distances.")])
+        service = LocationService(manager: locationManager, clock: clock)
         manager = PermissionManager(
-            location: locationManager,
+            locationService: service,
             motion: device.motion,
             health: device.health,
             infoPlist: PropertyList(values),
             ledger: ledger,
             settingsOpener: SettingsOpener { [device] in try? device.openSettings() },
-            clock: clock,
-            configuration: PermissionHarness.configuration
+            clock: clock
         )
     }
 
@@ -49,8 +50,14 @@ final class DevicePermissionHarness {
         device.runDueWork()
     }
 
-    /// Returns once a system alert of `kind` is on screen; no time involved.
+    /// Returns once a system alert of `kind` is on screen, having told the manager that the app
+    /// resigned active as the app's scene would; no time involved.
     func alertShown(_ kind: SystemAlert.Kind) async {
+        await alertOnScreen(kind)
+        await manager.applicationWillResignActive()
+    }
+
+    private func alertOnScreen(_ kind: SystemAlert.Kind) async {
         if device.systemAlert?.kind == kind { return }
         for await entry in device.logEntries() {
             if case .systemAlertShown(let alert) = entry.event, alert.kind == kind { return }

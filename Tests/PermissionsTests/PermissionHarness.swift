@@ -14,12 +14,8 @@ final class PermissionHarness {
     let health: SimulatedHealth
     let ledger: InMemoryPermissionLedger
     let settings = SettingsSpy()
+    let service: LocationService
     let manager: PermissionManager
-
-    static let configuration = PermissionManager.Configuration(
-        answerTimeout: .seconds(60),
-        settleDelay: .seconds(1)
-    )
 
     /// - Parameters:
     ///   - infoPlist: what the manager believes the Info.plist holds.
@@ -35,6 +31,9 @@ final class PermissionHarness {
     ) {
         let keys = appKeys ?? Set(infoPlist.values.keys)
         location = FakeLocationManager(status: locationStatus, servicesEnabled: servicesEnabled)
+        service = LocationService(manager: location, clock: clock)
+        // The creation-time callback iOS sends every new manager.
+        location.send(.authorizationChanged(locationStatus, .fullAccuracy))
         self.motion = SimulatedMotion(
             hasMotionCoprocessor: motion.hasMotionCoprocessor,
             fitnessTrackingEnabled: motion.fitnessTrackingEnabled,
@@ -50,14 +49,13 @@ final class PermissionHarness {
         )
         self.ledger = ledger
         manager = PermissionManager(
-            location: location,
+            locationService: service,
             motion: self.motion,
             health: self.health,
             infoPlist: infoPlist,
             ledger: ledger,
             settingsOpener: SettingsOpener { [settings] in settings.opened += 1 },
-            clock: clock,
-            configuration: Self.configuration
+            clock: clock
         )
     }
 

@@ -39,17 +39,43 @@ struct PermissionManagerDeviceTests {
         #expect(harness.alertsShown == [.locationAlwaysUpgrade])
     }
 
-    @Test func givenAllowOnce_whenRequestAlways_thenIOSIgnoresItAndTheWaitIsBounded() async throws {
+    @Test func givenAllowOnce_whenRequestAlways_thenIOSIgnoresItTheWaitEndsSoonAndTheOneRequestIsNotUsedUp() async throws {
         let harness = try DevicePermissionHarness()
         await harness.settle()
         let first = Task { try await harness.manager.requestLocationWhenInUse() }
         await harness.alertShown(.locationWhenInUse)
         try harness.device.answerSystemAlert(.allowOnce)
+        await harness.manager.refresh()
         #expect(try await first.value == .authorized)
         let second = Task { try await harness.manager.requestLocationAlways() }
         #expect(await harness.ignored("requestAlwaysAuthorization") == "the When-In-Use grant is temporary (Allow Once)")
-        harness.clock.advance(by: .seconds(60))
+        harness.clock.advance(by: .seconds(1))
         #expect(try await second.value == .stayedWhenInUse)
+        #expect(!harness.ledger.alwaysLocationRequested)
+    }
+
+    @Test func givenAlwaysIgnoredDuringAllowOnce_whenWhileUsingChosenInSettings_thenTheAlwaysPromptStillShows() async throws {
+        let harness = try DevicePermissionHarness()
+        await harness.settle()
+        let first = Task { try await harness.manager.requestLocationWhenInUse() }
+        await harness.alertShown(.locationWhenInUse)
+        try harness.device.answerSystemAlert(.allowOnce)
+        await harness.manager.refresh()
+        _ = try await first.value
+        let ignored = Task { try await harness.manager.requestLocationAlways() }
+        _ = await harness.ignored("requestAlwaysAuthorization")
+        harness.clock.advance(by: .seconds(1))
+        _ = try await ignored.value
+        harness.manager.openSettings()
+        try harness.device.setLocationAuthorization(.whileUsing)
+        try harness.device.foreground()
+        await harness.manager.refresh()
+
+        let request = Task { try await harness.manager.requestLocationAlways() }
+        await harness.alertShown(.locationAlwaysUpgrade)
+        try harness.device.answerAlwaysUpgrade(.changeToAlwaysAllow)
+
+        #expect(try await request.value == .upgraded)
         #expect(harness.ledger.alwaysLocationRequested)
     }
 
@@ -62,7 +88,7 @@ struct PermissionManagerDeviceTests {
         _ = try await first.value
         let second = Task { try await harness.manager.requestLocationAlways() }
         _ = await harness.ignored("requestAlwaysAuthorization")
-        harness.clock.advance(by: .seconds(60))
+        harness.clock.advance(by: .seconds(1))
         _ = try await second.value
         try harness.device.background()
         harness.clock.advance(by: .seconds(10))
@@ -109,6 +135,38 @@ struct PermissionManagerDeviceTests {
         #expect(harness.device.scenePhase == .inactive)
         try harness.device.answerSystemAlert(.ok)
         #expect(try await request.value == .authorized)
+    }
+
+    @Test func givenMotionPromptUp_whenTheAppLeavesTheForeground_thenTheRequestEndsNotDeterminedAndTheNextAllowAsksAgain() async throws {
+        let harness = try DevicePermissionHarness()
+        let request = Task { try await harness.manager.requestMotion() }
+        await harness.alertShown(.motionActivity)
+
+        try harness.device.background()
+
+        #expect(try await request.value == .notDetermined)
+        try harness.device.foreground()
+        await harness.manager.refresh()
+        let again = Task { try await harness.manager.requestMotion() }
+        await harness.alertShown(.motionActivity)
+        try harness.device.answerSystemAlert(.ok)
+        #expect(try await again.value == .authorized)
+        #expect(harness.alertsShown == [.motionActivity, .motionActivity])
+    }
+
+    @Test func givenHealthSheetUp_whenTheAppIsRelaunched_thenTheRequestEndedAndAllowAsksAgain() async throws {
+        let harness = try DevicePermissionHarness()
+        let request = Task { try await harness.manager.requestHealth() }
+        await harness.alertShown(.healthAccess)
+
+        try harness.device.terminate()
+
+        #expect(try await request.value == .notDetermined)
+        try harness.device.launch()
+        let again = Task { try await harness.manager.requestHealth() }
+        await harness.alertShown(.healthAccess)
+        try harness.device.answerSystemAlert(.healthTurnOnAll)
+        #expect(try await again.value == .authorized)
     }
 
     @Test func givenMotionDenied_whenAllowedInSettings_thenAuthorizedAfterReturnAndRefresh() async throws {

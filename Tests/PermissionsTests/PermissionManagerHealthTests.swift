@@ -18,6 +18,26 @@ import Testing
         #expect(harness.health.prompt.timesShown == 0)
     }
 
+    @Test func givenHealthSheetLeftUp_whenTheAuthorizationTimeoutPasses_thenTheRequestEndsNotDetermined() async throws {
+        let harness = PermissionHarness()
+        let request = Task { try await harness.manager.requestHealth() }
+        await harness.health.prompt.waitUntilShown()
+
+        harness.clock.advance(by: .seconds(30))
+
+        #expect(try await request.value == .notDetermined)
+    }
+
+    @Test func givenWaitingHealthRequest_whenTheCallerIsCancelled_thenItIsReleasedAtOnce() async throws {
+        let harness = PermissionHarness()
+        let request = Task { try await harness.manager.requestHealth() }
+        await harness.health.prompt.waitUntilShown()
+
+        request.cancel()
+
+        #expect(try await request.value == .notDetermined)
+    }
+
     @Test func givenNothingAsked_whenUserTurnsOnAll_thenAuthorizedWithWriteStatusPerType() async throws {
         let harness = PermissionHarness()
         let request = Task { try await harness.manager.requestHealth() }

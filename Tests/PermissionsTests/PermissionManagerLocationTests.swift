@@ -60,7 +60,7 @@ import Testing
         let harness = PermissionHarness()
         let request = Task { try await harness.manager.requestLocationWhenInUse() }
         await harness.location.waitForCalls(1)
-        harness.clock.advance(by: .seconds(59))
+        harness.clock.advance(by: .seconds(29))
         #expect(harness.manager.requestsInFlight == [.location])
         harness.clock.advance(by: .seconds(1))
         #expect(try await request.value == .notDetermined)
@@ -98,6 +98,7 @@ import Testing
         let harness = PermissionHarness(locationStatus: .authorizedWhenInUse)
         let request = Task { try await harness.manager.requestLocationAlways() }
         await harness.location.waitForCalls(1)
+        await harness.manager.applicationWillResignActive()
         harness.report(.authorizedAlways)
         #expect(try await request.value == .upgraded)
         #expect(harness.manager.locationStatus == .authorizedAlways)
@@ -109,7 +110,8 @@ import Testing
         let harness = PermissionHarness(locationStatus: .authorizedWhenInUse)
         let request = Task { try await harness.manager.requestLocationAlways() }
         await harness.location.waitForCalls(1)
-        harness.clock.advance(by: .seconds(60))
+        await harness.manager.applicationWillResignActive()
+        harness.clock.advance(by: .seconds(30))
         #expect(try await request.value == .stayedWhenInUse)
         #expect(harness.manager.locationStatus == .authorizedWhenInUse)
     }
@@ -118,6 +120,7 @@ import Testing
         let harness = PermissionHarness(locationStatus: .authorizedWhenInUse)
         let request = Task { try await harness.manager.requestLocationAlways() }
         await harness.location.waitForCalls(1)
+        await harness.manager.applicationWillResignActive()
         await harness.manager.refresh()
         harness.clock.advance(by: .seconds(1))
         #expect(try await request.value == .stayedWhenInUse)
@@ -127,6 +130,7 @@ import Testing
         let harness = PermissionHarness(locationStatus: .authorizedWhenInUse)
         let request = Task { try await harness.manager.requestLocationAlways() }
         await harness.location.waitForCalls(1)
+        await harness.manager.applicationWillResignActive()
         await harness.manager.refresh()
         harness.report(.authorizedAlways)
         #expect(try await request.value == .upgraded)
@@ -146,7 +150,8 @@ import Testing
         let harness = PermissionHarness(locationStatus: .authorizedWhenInUse)
         let first = Task { try await harness.manager.requestLocationAlways() }
         await harness.location.waitForCalls(1)
-        harness.clock.advance(by: .seconds(60))
+        await harness.manager.applicationWillResignActive()
+        harness.clock.advance(by: .seconds(30))
         #expect(try await first.value == .stayedWhenInUse)
         #expect(try await harness.manager.requestLocationAlways() == .alreadyAskedOnce)
         #expect(harness.location.calls == [.requestAlwaysAuthorization])
@@ -186,16 +191,16 @@ import Testing
         #expect(!harness.ledger.alwaysLocationRequested)
     }
 
-    @Test func givenAlwaysRequestedDuringAllowOnce_whenTheGrantLapses_thenTheOneAlwaysRequestIsAvailableAgain() async throws {
+    @Test func givenIOSIgnoresTheAlwaysRequest_whenNoPromptAppears_thenTheWaitEndsSoonAndTheOneRequestIsNotUsedUp() async throws {
         let harness = PermissionHarness(locationStatus: .authorizedWhenInUse)
         let request = Task { try await harness.manager.requestLocationAlways() }
         await harness.location.waitForCalls(1)
-        harness.clock.advance(by: .seconds(60))
+
+        harness.clock.advance(by: .seconds(1))
+
         #expect(try await request.value == .stayedWhenInUse)
-        harness.report(.notDetermined)
-        await harness.manager.refresh()
         #expect(!harness.ledger.alwaysLocationRequested)
-        #expect(harness.manager.state(for: .location) == .notDetermined)
+        #expect(harness.manager.canRequestLocationAlways)
     }
 
     // MARK: Settings and services

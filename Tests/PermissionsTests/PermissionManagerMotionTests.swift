@@ -1,5 +1,6 @@
 import DeviceSimulator
 import Foundation
+import LocationService
 import Permissions
 import PetSpotDomain
 import TestSupport
@@ -90,9 +91,33 @@ import Testing
         #expect(await harness.manager.check(.motion) == .denied)
     }
 
+    @Test func givenMotionPromptLeftUp_whenTheAuthorizationTimeoutPasses_thenTheRequestEndsNotDetermined() async throws {
+        let harness = PermissionHarness()
+        let request = Task { try await harness.manager.requestMotion() }
+        await harness.motion.prompt.waitUntilShown()
+
+        harness.clock.advance(by: .seconds(29))
+        #expect(harness.manager.requestsInFlight == [.motion])
+        harness.clock.advance(by: .seconds(1))
+
+        #expect(try await request.value == .notDetermined)
+    }
+
+    @Test func givenWaitingMotionRequest_whenTheCallerIsCancelled_thenItIsReleasedAtOnce() async throws {
+        let harness = PermissionHarness()
+        let request = Task { try await harness.manager.requestMotion() }
+        await harness.motion.prompt.waitUntilShown()
+
+        request.cancel()
+
+        #expect(try await request.value == .notDetermined)
+        harness.motion.prompt.answer(.allow)
+        #expect(try await harness.manager.requestMotion() == .authorized)
+    }
+
     @Test func givenQueryFailsWith106_whenRequest_thenUnavailable() async throws {
         let manager = PermissionManager(
-            location: FakeLocationManager(status: .notDetermined),
+            locationService: LocationService(manager: FakeLocationManager(status: .notDetermined)),
             motion: NotEntitledMotion(),
             health: SimulatedHealth(hasInfoPlistKey: { _ in true }),
             infoPlist: .complete,
