@@ -59,9 +59,10 @@ public actor InMemoryAnimalRepository: AnimalRepositoryProtocol {
         maximumConcurrentQueries = max(maximumConcurrentQueries, running)
         defer { running -= 1 }
         if holding {
-            let waiters = holdWaiters
-            holdWaiters.removeAll()
             await suspend(in: .held) {
+                // Taken only once this fetch is registered as held, so no waiter is ever dropped.
+                let waiters = self.holdWaiters
+                self.holdWaiters.removeAll()
                 for waiter in waiters.values { waiter.resume() }
             }
             try Task.checkCancellation()

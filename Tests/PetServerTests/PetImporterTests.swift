@@ -4,7 +4,7 @@ import PetServer
 import PetSpotDomain
 import Testing
 
-@Suite struct PetImporterTests {
+@Suite(.timeLimit(.minutes(1))) struct PetImporterTests {
     private func record(_ id: String, lat: Any = 52.23, species: Any = "dog") -> [String: Any] {
         [
             "id": id, "name": "Burek", "species": species, "breed": "Mixed Breed", "sex": "male", "ageMonths": 30,

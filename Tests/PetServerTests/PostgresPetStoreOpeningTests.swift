@@ -2,7 +2,7 @@ import PetServer
 import Testing
 
 /// Failures that need no server at all.
-@Suite struct PostgresPetStoreOpeningTests {
+@Suite(.timeLimit(.minutes(1))) struct PostgresPetStoreOpeningTests {
     @Test func givenNothingListeningOnThePort_whenOpening_thenUnreachableErrorInsteadOfAHang() async throws {
         let configuration = PostgresPetStore.Configuration(
             host: "127.0.0.1", port: 1, username: "petspot", password: "secret", database: "petspot", tls: .disable

@@ -9,7 +9,7 @@ import PetSpotDomain
 import Testing
 
 /// The store contract and PostgreSQL's own behaviour, against the server of `PETSPOT_POSTGRES_URL`.
-@Suite(.enabled(if: PostgresTestDatabase.shouldRun, PostgresTestDatabase.skipMessage))
+@Suite(.enabled(if: PostgresTestDatabase.shouldRun, PostgresTestDatabase.skipMessage), .timeLimit(.minutes(1)))
 struct PostgresPetStoreTests {
     @Test(arguments: PetStoreContract.allCases)
     func givenFreshSchema_whenContractCaseRuns_thenItHolds(_ contractCase: PetStoreContract) async throws {
@@ -117,7 +117,7 @@ struct PostgresPetStoreTests {
 }
 
 /// `petspot serve --database postgres://…`: the store is chosen by the URL, seeded once, served over HTTP.
-@Suite(.enabled(if: PostgresTestDatabase.shouldRun, PostgresTestDatabase.skipMessage))
+@Suite(.enabled(if: PostgresTestDatabase.shouldRun, PostgresTestDatabase.skipMessage), .timeLimit(.minutes(1)))
 struct PostgresServingTests {
     @Test func givenEmptyPostgresDatabaseURL_whenOpenedSeededTwice_thenItHolds500DemoPetsOnceAndServesThem() async throws {
         let schema = PostgresTestDatabase.uniqueName("petspot_serve")

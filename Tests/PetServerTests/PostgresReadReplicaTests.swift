@@ -5,7 +5,7 @@ import PetSpotDomain
 import Testing
 
 /// A read-only database, as a hot-standby read replica is: no migration is attempted.
-@Suite(.enabled(if: PostgresTestDatabase.shouldRun, PostgresTestDatabase.skipMessage))
+@Suite(.enabled(if: PostgresTestDatabase.shouldRun, PostgresTestDatabase.skipMessage), .timeLimit(.minutes(1)))
 struct PostgresReadReplicaTests {
     @Test func givenReadOnlyDatabase_whenOpening_thenMigratedSchemaIsReadAndUnmigratedOneIsRefusedClearly() async throws {
         let name = PostgresTestDatabase.uniqueName("petspot_replica")
