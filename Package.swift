@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "Permissions", targets: ["Permissions"]),
         .library(name: "StartupFeature", targets: ["StartupFeature"]),
         .library(name: "StartupFeatureUI", targets: ["StartupFeatureUI"]),
+        .library(name: "AppFeature", targets: ["AppFeature"]),
         .library(name: "PlatformLive", targets: ["PlatformLive"]),
         .library(name: "PetAPI", targets: ["PetAPI"]),
         .library(name: "PetServer", targets: ["PetServer"]),
@@ -57,6 +58,11 @@ let package = Package(
             resources: [.process("Resources")],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "AppFeature",
+            dependencies: ["StartupFeature", "Permissions", "LocationService", "PetSpotDomain", logging],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "PetAPI", dependencies: ["PetSpotDomain"], swiftSettings: swiftSettings),
         .target(
             name: "PetServer",
@@ -74,7 +80,7 @@ let package = Package(
             name: "ScenarioRunner",
             dependencies: [
                 "PetSpotDomain", "LocationService", "DeviceSimulator", "StartupFeature", "PetAPI", "PetServer",
-                concurrencyExtras, logging,
+                "Permissions", "AppFeature", concurrencyExtras, logging,
             ],
             resources: [.copy("Scenarios")],
             swiftSettings: swiftSettings

@@ -1,4 +1,5 @@
 import Foundation
+import Permissions
 import PetSpotDomain
 
 /// How a ``SimulatedDevice`` starts: what the installed app declares, what Settings say and where the
@@ -15,19 +16,67 @@ public struct DeviceConfiguration: Sendable {
     public var temporaryLocationPurposeKeys: Set<String>
     /// Location Services, the app's location permission and the GPS.
     public var location: Location
+    /// Motion & Fitness at start.
+    public var motion: Motion
+    /// HealthKit at start.
+    public var health: Health
 
     public init(
         epoch: Date = Date(timeIntervalSince1970: 1_767_225_600),
         seed: UInt64 = 0x5EED,
         infoPlistKeys: Set<String> = [SimulatedDevice.InfoPlistKey.locationWhenInUse],
         temporaryLocationPurposeKeys: Set<String> = [],
-        location: Location = Location()
+        location: Location = Location(),
+        motion: Motion = Motion(),
+        health: Health = Health()
     ) {
         self.epoch = epoch
         self.seed = seed
         self.infoPlistKeys = infoPlistKeys
         self.temporaryLocationPurposeKeys = temporaryLocationPurposeKeys
         self.location = location
+        self.motion = motion
+        self.health = health
+    }
+}
+
+extension DeviceConfiguration {
+    /// Motion & Fitness: the phone's coprocessor, the system-wide switch and the app's decision.
+    public struct Motion: Sendable {
+        public var hasMotionCoprocessor: Bool
+        /// Settings › Privacy & Security › Motion & Fitness › Fitness Tracking; off reads `.restricted`.
+        public var fitnessTrackingEnabled: Bool
+        /// The app's own decision.
+        public var status: MotionAuthorizationStatus
+
+        public init(
+            hasMotionCoprocessor: Bool = true,
+            fitnessTrackingEnabled: Bool = true,
+            status: MotionAuthorizationStatus = .notDetermined
+        ) {
+            self.hasMotionCoprocessor = hasMotionCoprocessor
+            self.fitnessTrackingEnabled = fitnessTrackingEnabled
+            self.status = status
+        }
+    }
+
+    /// HealthKit: whether the device has Health data and the app's decisions per type.
+    public struct Health: Sendable {
+        public var isHealthDataAvailable: Bool
+        /// The permission to save each type, as the Health app stores it.
+        public var shareStatus: [HealthDataType: HealthShareStatus]
+        /// The person's read answers (never reported to the app).
+        public var readAllowed: [HealthDataType: Bool]
+
+        public init(
+            isHealthDataAvailable: Bool = true,
+            shareStatus: [HealthDataType: HealthShareStatus] = [:],
+            readAllowed: [HealthDataType: Bool] = [:]
+        ) {
+            self.isHealthDataAvailable = isHealthDataAvailable
+            self.shareStatus = shareStatus
+            self.readAllowed = readAllowed
+        }
     }
 }
 

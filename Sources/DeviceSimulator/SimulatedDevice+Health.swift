@@ -68,7 +68,13 @@ final class HealthSubsystem: DeviceSubsystem {
     private let prompt: ForegroundPrompt
 
     init(device: SimulatedDevice) {
-        health = SimulatedHealth(hasInfoPlistKey: { [weak device] key in device?.infoPlistKeys.contains(key) ?? false })
+        let setup = device.configuration.health
+        health = SimulatedHealth(
+            isHealthDataAvailable: setup.isHealthDataAvailable,
+            shareStatus: setup.shareStatus,
+            readAllowed: setup.readAllowed,
+            hasInfoPlistKey: { [weak device] key in device?.infoPlistKeys.contains(key) ?? false }
+        )
         prompt = ForegroundPrompt(device: device, alert: .healthAccess)
         prompt.onAnswer = { [weak self] button in
             guard let self else { return }

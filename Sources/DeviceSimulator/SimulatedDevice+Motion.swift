@@ -54,7 +54,13 @@ final class MotionSubsystem: DeviceSubsystem {
     private let prompt: ForegroundPrompt
 
     init(device: SimulatedDevice) {
-        let motion = SimulatedMotion(hasInfoPlistKey: { [weak device] key in device?.infoPlistKeys.contains(key) ?? false })
+        let setup = device.configuration.motion
+        let motion = SimulatedMotion(
+            hasMotionCoprocessor: setup.hasMotionCoprocessor,
+            fitnessTrackingEnabled: setup.fitnessTrackingEnabled,
+            status: setup.status,
+            hasInfoPlistKey: { [weak device] key in device?.infoPlistKeys.contains(key) ?? false }
+        )
         let prompt = ForegroundPrompt(device: device, alert: .motionActivity)
         prompt.onAnswer = { [weak motion] button in motion?.prompt.answer(button == .ok ? .allow : .dontAllow) }
         prompt.onDismiss = { [weak motion] in motion?.prompt.dismiss() }

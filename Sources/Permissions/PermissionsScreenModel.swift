@@ -8,6 +8,25 @@ import PetSpotDomain
 @MainActor
 @Observable
 public final class PermissionsScreenModel {
+    /// What a tap on a card started, for the app's event log.
+    public enum Event: Sendable, Equatable {
+        case requestStarted(Permission)
+        case requestFinished(Permission, PermissionState)
+        /// The request was not made, and why.
+        case requestRefused(Permission, RefusalReason)
+    }
+
+    /// Why a request was not made.
+    public enum RefusalReason: String, Sendable, Equatable {
+        /// Info.plist lacks the usage description: iOS would crash the app or ignore the request.
+        case missingUsageDescription
+        /// The system reported an error.
+        case systemError
+    }
+
+    /// Receives every ``Event``.
+    @ObservationIgnored public var onEvent: (@MainActor (Event) -> Void)?
+
     /// The permissions the screen lists, in order.
     public let permissions: [Permission]
     /// Whether the location card offers the Always upgrade once While Using is granted.
@@ -25,7 +44,7 @@ public final class PermissionsScreenModel {
     @ObservationIgnored private let onComplete: @MainActor () -> Void
 
     /// - Parameters:
-    ///   - onComplete: called once, when the person taps Continue.
+    ///   - onComplete: called once, when the person taps Done.
     public init(
         manager: PermissionManager,
         permissions: [Permission] = Permission.allCases,
@@ -68,7 +87,7 @@ public final class PermissionsScreenModel {
         PermissionDetailContent(card: card(for: permission), health: manager.health)
     }
 
-    /// Whether Continue is enabled: no request is under way.
+    /// Whether Done is enabled: no request is under way.
     public var canContinue: Bool { manager.requestsInFlight.isEmpty && !isCompleted }
 
     /// Loads the current states; call when the screen appears.
@@ -91,24 +110,39 @@ public final class PermissionsScreenModel {
         }
     }
 
-    /// "Allow": asks for the permission.
+    /// "Allow": asks for the permission. A request iOS would crash on or ignore is refused with a
+    /// message naming what Info.plist lacks.
     public func allow(_ permission: Permission) async {
         errorMessage = nil
+        onEvent?(.requestStarted(permission))
         do {
-            try await manager.request(permission)
+            let state = try await manager.request(permission)
+            onEvent?(.requestFinished(permission, state))
         } catch {
-            errorMessage = error.description
+            refused(permission, error)
         }
     }
 
     /// "Allow Always": the second location step.
     public func allowAlways() async {
         errorMessage = nil
+        onEvent?(.requestStarted(.location))
         do {
             lastAlwaysOutcome = try await manager.requestLocationAlways()
+            onEvent?(.requestFinished(.location, manager.state(for: .location)))
         } catch {
-            errorMessage = error.description
+            refused(.location, error)
         }
+    }
+
+    private func refused(_ permission: Permission, _ error: PermissionRequestError) {
+        errorMessage = error.description
+        let reason: RefusalReason =
+            switch error {
+            case .missingUsageDescription: .missingUsageDescription
+            case .systemError: .systemError
+            }
+        onEvent?(.requestRefused(permission, reason))
     }
 
     /// "Settings".
@@ -125,7 +159,7 @@ public final class PermissionsScreenModel {
         detailPermission = nil
     }
 
-    /// "Continue": calls the completion callback, once.
+    /// "Done": calls the completion callback, once.
     public func finish() {
         guard !isCompleted else { return }
         isCompleted = true

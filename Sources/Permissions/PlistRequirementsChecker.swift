@@ -37,6 +37,11 @@ public struct PlistRequirementsChecker: Sendable {
             .problems.map(\.requirement.key)
     }
 
+    /// Whether `infoPlist` has `requirement` as iOS needs it (present, right type, not empty).
+    public static func isSatisfied(_ requirement: InfoPlistRequirement, in infoPlist: PropertyList) -> Bool {
+        !outcome(of: infoPlist[requirement.key], for: requirement).isProblem
+    }
+
     static func outcome(
         of value: PropertyList.Value?,
         for requirement: InfoPlistRequirement

@@ -33,7 +33,8 @@ extension Scenario.Device {
     static func parse(_ cursor: JSONCursor) throws(ScenarioFileError) -> Self {
         let object = try cursor.object(known: [
             "authorization", "locationServicesEnabled", "preciseLocation", "infoPlistHasWhenInUseKey",
-            "position", "fixDelayMs", "cachedFix",
+            "position", "fixDelayMs", "cachedFix", "motion", "health", "infoPlistHasMotionKey",
+            "infoPlistHasHealthKeys", "infoPlistHasAlwaysKey",
         ])
         var device = Self()
         if let value = object.member("authorization", of: cursor) {
@@ -46,6 +47,13 @@ extension Scenario.Device {
         if let value = object.member("infoPlistHasWhenInUseKey", of: cursor) {
             device.infoPlistHasWhenInUseKey = try value.bool()
         }
+        if let value = object.member("motion", of: cursor) { device.motion = try value.oneOf(Scenario.MotionState.self) }
+        if let value = object.member("health", of: cursor) { device.health = try value.oneOf(Scenario.HealthState.self) }
+        if let value = object.member("infoPlistHasMotionKey", of: cursor) { device.infoPlistHasMotionKey = try value.bool() }
+        if let value = object.member("infoPlistHasHealthKeys", of: cursor) {
+            device.infoPlistHasHealthKeys = try value.bool()
+        }
+        if let value = object.member("infoPlistHasAlwaysKey", of: cursor) { device.infoPlistHasAlwaysKey = try value.bool() }
         if let value = object.member("position", of: cursor) {
             device.position = value.isNull ? nil : try Scenario.Coordinate.parse(value)
         }
@@ -96,8 +104,9 @@ extension Scenario.Step {
     private static let keys: [String: Set<String>] = [
         "launch": [], "terminate": [], "background": [], "foreground": [], "tapRetry": [],
         "answerSystemAlert": ["choice"], "tapPopup": ["button"],
-        "settings": ["authorization", "locationServicesEnabled", "preciseLocation"],
+        "settings": ["authorization", "locationServicesEnabled", "preciseLocation", "motion", "health"],
         "moveTo": ["lat", "lon"], "network": ["reachable", "latencyMs"],
+        "openPermissions": [], "closePermissions": [], "tapPermission": ["permission", "button"],
     ]
 
     static func parse(_ cursor: JSONCursor) throws(ScenarioFileError) -> Self {
@@ -124,18 +133,31 @@ extension Scenario.Step {
         case "background": return .background
         case "foreground": return .foreground
         case "tapRetry": return .tapRetry
+        case "openPermissions": return .openPermissions
+        case "closePermissions": return .closePermissions
+        case "tapPermission":
+            return .tapPermission(
+                try object.required("permission", of: cursor).oneOf(Scenario.PermissionName.self),
+                try object.required("button", of: cursor).oneOf(Scenario.CardButton.self)
+            )
         case "answerSystemAlert":
             return .answerSystemAlert(try object.required("choice", of: cursor).oneOf(Scenario.AlertChoice.self))
         case "tapPopup":
             return .tapPopup(try object.required("button", of: cursor).oneOf(Scenario.PopupButton.self))
         case "settings":
+            let motionCursor = object.member("motion", of: cursor)
+            let healthCursor = object.member("health", of: cursor)
             let change = Scenario.SettingsChange(
                 authorization: try object.member("authorization", of: cursor)?.oneOf(LocationPermissionStatus.self),
                 locationServicesEnabled: try object.member("locationServicesEnabled", of: cursor)?.bool(),
-                preciseLocation: try object.member("preciseLocation", of: cursor)?.bool()
+                preciseLocation: try object.member("preciseLocation", of: cursor)?.bool(),
+                motion: try motionCursor?.oneOf(SettingsMotion.self).state,
+                health: try healthCursor?.oneOf(SettingsHealth.self).state
             )
             guard change != Scenario.SettingsChange() else {
-                throw cursor.fail("settings needs authorization, locationServicesEnabled or preciseLocation")
+                throw cursor.fail(
+                    "settings needs authorization, locationServicesEnabled, preciseLocation, motion or health"
+                )
             }
             return .settings(change)
         case "moveTo":
@@ -149,4 +171,18 @@ extension Scenario.Step {
             return .network(change)
         }
     }
+}
+
+/// The values `settings.motion` takes: the app's switch in Settings.
+private enum SettingsMotion: String, CaseIterable {
+    case authorized, denied
+
+    var state: Scenario.MotionState { self == .authorized ? .authorized : .denied }
+}
+
+/// The values `settings.health` takes: saving turned on or off in the Health app.
+private enum SettingsHealth: String, CaseIterable {
+    case sharingAuthorized, sharingDenied
+
+    var state: Scenario.HealthState { self == .sharingAuthorized ? .sharingAuthorized : .sharingDenied }
 }

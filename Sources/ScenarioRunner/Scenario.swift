@@ -29,8 +29,35 @@ public struct Scenario: Sendable, Equatable {
         public var position: Coordinate? = Coordinate(lat: 52.2297, lon: 21.0122)
         public var fixDelayMs = 800
         public var cachedFix: CachedFix?
+        /// The app's Motion & Fitness permission (or the phone's lack of it) at first launch.
+        public var motion: MotionState = .notDetermined
+        /// The app's permission to save to Health (or the phone's lack of Health data) at first launch.
+        public var health: HealthState = .notDetermined
+        public var infoPlistHasMotionKey = true
+        public var infoPlistHasHealthKeys = true
+        public var infoPlistHasAlwaysKey = true
 
         public init() {}
+    }
+
+    /// `device.motion`.
+    public enum MotionState: String, Sendable, Equatable, CaseIterable {
+        case notDetermined, authorized, denied, restricted, unavailable
+    }
+
+    /// `device.health` (the write status of every type PetSpot saves).
+    public enum HealthState: String, Sendable, Equatable, CaseIterable {
+        case notDetermined, sharingAuthorized, sharingDenied, unavailable
+    }
+
+    /// A permission card of the permissions screen.
+    public enum PermissionName: String, Sendable, Equatable, CaseIterable {
+        case location, motion, health
+    }
+
+    /// A button of a permission card.
+    public enum CardButton: String, Sendable, Equatable, CaseIterable {
+        case allow, allowAlways, openSettings, learnMore
     }
 
     public struct Coordinate: Sendable, Equatable {
@@ -85,6 +112,9 @@ public struct Scenario: Sendable, Equatable {
         case settings(SettingsChange)
         case moveTo(Coordinate)
         case network(NetworkChange)
+        case openPermissions
+        case closePermissions
+        case tapPermission(PermissionName, CardButton)
 
         public var name: String {
             switch self {
@@ -98,12 +128,18 @@ public struct Scenario: Sendable, Equatable {
             case .settings: "settings"
             case .moveTo: "moveTo"
             case .network: "network"
+            case .openPermissions: "openPermissions"
+            case .closePermissions: "closePermissions"
+            case .tapPermission: "tapPermission"
             }
         }
     }
 
+    /// A button of a system alert: `allowWhileUsing`, `allowOnce`, `dontAllow` on the location alert;
+    /// `changeToAlwaysAllow`, `keepOnlyWhileUsing` on the Always alert; `allow`, `dontAllow` on the
+    /// Motion alert; `allowAll`, `dontAllow` on the Health sheet.
     public enum AlertChoice: String, Sendable, Equatable, CaseIterable {
-        case allowWhileUsing, allowOnce, dontAllow
+        case allowWhileUsing, allowOnce, dontAllow, changeToAlwaysAllow, keepOnlyWhileUsing, allow, allowAll
     }
 
     public enum PopupButton: String, Sendable, Equatable, CaseIterable {
@@ -114,15 +150,23 @@ public struct Scenario: Sendable, Equatable {
         public var authorization: LocationPermissionStatus?
         public var locationServicesEnabled: Bool?
         public var preciseLocation: Bool?
+        /// The app's Motion & Fitness switch: `authorized` or `denied`.
+        public var motion: MotionState?
+        /// Saving to Health for every type PetSpot saves: `sharingAuthorized` or `sharingDenied`.
+        public var health: HealthState?
 
         public init(
             authorization: LocationPermissionStatus? = nil,
             locationServicesEnabled: Bool? = nil,
-            preciseLocation: Bool? = nil
+            preciseLocation: Bool? = nil,
+            motion: MotionState? = nil,
+            health: HealthState? = nil
         ) {
             self.authorization = authorization
             self.locationServicesEnabled = locationServicesEnabled
             self.preciseLocation = preciseLocation
+            self.motion = motion
+            self.health = health
         }
     }
 

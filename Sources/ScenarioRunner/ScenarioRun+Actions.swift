@@ -1,7 +1,10 @@
+import AppFeature
 import DeviceSimulator
 import Foundation
 import LocationService
+import Logging
 import PetAPI
+import Permissions
 import PetSpotDomain
 import StartupFeature
 
@@ -20,7 +23,8 @@ extension ScenarioRun {
                 try device.terminate()
                 viewModel?.onEvent = nil
                 viewModel?.onOpenAppSettings = nil
-                viewModel = nil
+                app?.onEvent = nil
+                app = nil
             case .background: try device.background()
             case .foreground: try device.foreground()
             case .tapRetry:
@@ -40,6 +44,18 @@ extension ScenarioRun {
             case .settings(let change): try changeSettings(change)
             case .moveTo(let coordinate):
                 try device.moveTo(lat: coordinate.lat, lon: coordinate.lon)
+            case .openPermissions:
+                let app = try foregroundApp(model: true)
+                guard app.permissionsScreen == nil else { throw StepRefused(description: "the permissions screen is already open") }
+                app.openPermissions()
+            case .closePermissions:
+                let app = try foregroundApp(model: true)
+                guard let screen = app.permissionsScreen else {
+                    throw StepRefused(description: "the permissions screen is not open")
+                }
+                guard screen.canContinue else { throw StepRefused(description: "Done is disabled while a request is under way") }
+                screen.finish()
+            case .tapPermission(let name, let button): try tapPermission(name, button)
             case .network(let change):
                 if let reachable = change.reachable { network.reachable = reachable }
                 if let latency = change.latencyMs { network.latency = .milliseconds(latency) }
@@ -74,12 +90,65 @@ extension ScenarioRun {
         let viewModel = AnimalListViewModel(locationService: service, animalRepository: repository)
         viewModel.onEvent = { [weak self] event in self?.record(event) }
         viewModel.onOpenAppSettings = { [weak self] in self?.openSettingsForApp() }
-        self.viewModel = viewModel
-        viewModel.onAppear()
+        let infoPlist = scenario.device.infoPlist
+        let permissions = PermissionManager(
+            locationService: service,
+            motion: device.motion,
+            health: device.health,
+            infoPlist: infoPlist,
+            ledger: ledger,
+            settingsOpener: SettingsOpener { [weak self] in self?.openSettingsForApp() },
+            clock: clock
+        )
+        // The event log has every permission change; the logger speaks only of problems here.
+        var logger = Logger(label: "permissions")
+        logger.logLevel = .warning
+        let app = AppModel(permissions: permissions, startup: viewModel, infoPlist: infoPlist, logger: logger)
+        app.onEvent = { [weak self] event in self?.record(event) }
+        self.app = app
+        app.launch()
+    }
+
+    /// The permissions screen's card button, if the card shows it now.
+    private func tapPermission(_ name: Scenario.PermissionName, _ button: Scenario.CardButton) throws {
+        let app = try foregroundApp(model: true)
+        guard let screen = app.permissionsScreen else { throw StepRefused(description: "the permissions screen is not open") }
+        let permission: Permission =
+            switch name {
+            case .location: .location
+            case .motion: .motion
+            case .health: .healthKit
+            }
+        let card = screen.card(for: permission)
+        let offered: Scenario.CardButton? =
+            switch card.action {
+            case .allow: .allow
+            case .allowAlways: .allowAlways
+            case .openSettings: .openSettings
+            case .none: nil
+            }
+        if button == .learnMore {
+            screen.learnMore(permission)
+            return
+        }
+        guard offered == button, !card.isBusy else {
+            let shown = card.isBusy ? "a request under way" : offered.map { "\($0.rawValue) and learnMore" } ?? "only learnMore"
+            throw StepRefused(description: "the \(name.rawValue) card has no \(button.rawValue) button now (it shows \(shown))")
+        }
+        switch button {
+        case .allow: Task { await screen.allow(permission) }
+        case .allowAlways: Task { await screen.allowAlways() }
+        case .openSettings: screen.openSettings()
+        case .learnMore: break
+        }
     }
 
     private func foregroundApp() throws -> AnimalListViewModel {
-        guard let viewModel else { throw StepRefused(description: "the app is not running") }
+        try foregroundApp(model: true).startup
+    }
+
+    private func foregroundApp(model: Bool) throws -> AppModel {
+        guard let app else { throw StepRefused(description: "the app is not running") }
         let phase = device.scenePhase
         guard phase == .active else {
             throw StepRefused(
@@ -87,26 +156,46 @@ extension ScenarioRun {
                     ?? "the app is not in use (scene is \(phase.rawValue))"
             )
         }
-        return viewModel
+        return app
     }
 
     private func answerSystemAlert(_ choice: Scenario.AlertChoice) throws {
         guard let alert = device.systemAlert else {
             throw StepRefused(description: "no system alert is showing")
         }
-        guard alert.kind == .locationWhenInUse else {
-            throw StepRefused(description: "the alert showing is \(alert), not the location alert")
-        }
-        let button: SystemAlertButton =
-            switch choice {
-            case .allowWhileUsing: .allowWhileUsing
-            case .allowOnce: .allowOnce
-            case .dontAllow: .dontAllow
+        let buttons: [Scenario.AlertChoice: SystemAlertButton] =
+            switch alert.kind {
+            case .locationWhenInUse: [.allowWhileUsing: .allowWhileUsing, .allowOnce: .allowOnce, .dontAllow: .dontAllow]
+            case .locationAlwaysUpgrade: [.changeToAlwaysAllow: .changeToAlwaysAllow, .keepOnlyWhileUsing: .keepOnlyWhileUsing]
+            case .motionActivity: [.allow: .ok, .dontAllow: .dontAllow]
+            case .healthAccess: [.allowAll: .healthTurnOnAll, .dontAllow: .dontAllow]
+            default: [:]
             }
+        let name = Self.alertName(alert.kind)
+        guard let button = buttons[choice] else {
+            let offered = Scenario.AlertChoice.allCases.filter { buttons[$0] != nil }.map(\.rawValue)
+            throw StepRefused(
+                description: "the \(name) alert has no \(choice.rawValue) button (it has \(offered.joined(separator: ", ")))"
+            )
+        }
         try device.answerSystemAlert(button)
-        log(.device, "systemAlertAnswered", [
-            ("choice", .string(choice.rawValue)), ("status", .string(device.locationAuthorization.rawValue)),
-        ])
+        var fields: [(String, LogLine.Value)] = [("choice", .string(choice.rawValue))]
+        if alert.kind == .locationWhenInUse || alert.kind == .locationAlwaysUpgrade {
+            fields.append(("status", .string(device.locationAuthorization.rawValue)))
+        } else {
+            fields.insert(("alert", .string(name)), at: 0)
+        }
+        log(.device, "systemAlertAnswered", fields)
+    }
+
+    /// The name of a system alert in the log: `locationWhenInUse`, `locationAlways`, `motion`, `health`.
+    static func alertName(_ kind: SystemAlert.Kind) -> String {
+        switch kind {
+        case .locationAlwaysUpgrade: "locationAlways"
+        case .motionActivity: "motion"
+        case .healthAccess: "health"
+        default: kind.rawValue
+        }
     }
 
     private func changeSettings(_ change: Scenario.SettingsChange) throws {
@@ -119,6 +208,12 @@ extension ScenarioRun {
         case .denied?: try device.setLocationAuthorization(.never)
         case .authorizedWhenInUse?: try device.setLocationAuthorization(.whileUsing)
         case .authorizedAlways?: try device.setLocationAuthorization(.always)
+        }
+        if let motion = change.motion { try device.setMotionAllowed(motion == .authorized) }
+        if let health = change.health {
+            for type in HealthAuthorizationRequest.petSpot.share.sorted(by: { $0.rawValue < $1.rawValue }) {
+                try device.setHealthSharing(health == .sharingAuthorized ? .sharingAuthorized : .sharingDenied, for: type)
+            }
         }
     }
 

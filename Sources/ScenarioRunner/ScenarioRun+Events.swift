@@ -1,5 +1,7 @@
+import AppFeature
 import DeviceSimulator
 import LocationService
+import Permissions
 import PetSpotDomain
 import StartupFeature
 
@@ -15,9 +17,9 @@ extension ScenarioRun {
             if to == .background { log(.device, "appBackgrounded") }
             if from == .background, to == .inactive { log(.device, "appForegrounded") }
         case .systemAlertShown(let alert):
-            log(.device, "systemAlertShown", [("alert", .string(alert.kind.rawValue))])
+            log(.device, "systemAlertShown", [("alert", .string(Self.alertName(alert.kind)))])
         case .systemAlertDismissed(let alert):
-            log(.device, "systemAlertDismissed", [("alert", .string(alert.kind.rawValue))])
+            log(.device, "systemAlertDismissed", [("alert", .string(Self.alertName(alert.kind)))])
         case .settingsOpened: log(.device, "settingsOpened")
         case .settingChanged(let name, let value):
             log(.device, "settingChanged", [("setting", .string(name)), ("value", .string(value))])
@@ -70,6 +72,28 @@ extension ScenarioRun {
         case .queryStarted, .settingsOpened, .scenePhaseChanged:
             // The network logs the query with its path, the device logs Settings and scene changes.
             break
+        }
+    }
+}
+
+extension ScenarioRun {
+    /// Turns what the app model did (the permissions screen, the app-wide permission state) into log lines.
+    func record(_ event: AppModelEvent) {
+        switch event {
+        case .permissionsScreenShown: log(.app, "permissionsScreenShown")
+        case .permissionsScreenClosed: log(.app, "permissionsScreenClosed")
+        case .permissionStateChanged(let permission, let state):
+            log(.app, "permissionStateChanged", [("permission", .string(permission.logName)), ("state", .string(state.rawValue))])
+        case .permissionRequestStarted(let permission):
+            log(.app, "permissionRequestStarted", [("permission", .string(permission.logName))])
+        case .permissionRequestFinished(let permission, let state):
+            log(.app, "permissionRequestFinished", [
+                ("permission", .string(permission.logName)), ("state", .string(state.rawValue)),
+            ])
+        case .permissionRequestRefused(let permission, let reason):
+            log(.app, "permissionRequestRefused", [
+                ("permission", .string(permission.logName)), ("reason", .string(reason.rawValue)),
+            ])
         }
     }
 }

@@ -1,7 +1,9 @@
+import AppFeature
 import ConcurrencyExtras
 import DeviceSimulator
 import Foundation
 import LocationService
+import Permissions
 import PetAPI
 import PetSpotDomain
 import StartupFeature
@@ -30,7 +32,10 @@ public final class ScenarioRun {
     let clock = VirtualClock()
     let device: SimulatedDevice
     let network: SimulatedNetwork
-    var viewModel: AnimalListViewModel?
+    var app: AppModel?
+    var viewModel: AnimalListViewModel? { app?.startup }
+    /// Remembers the once-per-install Always request across launches, as `UserDefaults` would.
+    let ledger = InMemoryPermissionLedger()
     var lines: [LogLine] = []
     var deviceEventCount = 0
     /// Scene changes not yet told to the app (never told from inside a device callback).
@@ -111,12 +116,12 @@ public final class ScenarioRun {
     }
 
     private func deliverScenePhases() {
-        guard let viewModel else {
+        guard let app else {
             pendingPhases.removeAll()
             return
         }
         while !pendingPhases.isEmpty {
-            viewModel.scenePhaseChanged(to: pendingPhases.removeFirst())
+            app.scenePhaseChanged(to: pendingPhases.removeFirst())
         }
     }
 
@@ -142,10 +147,41 @@ public struct ScenarioRunError: Error, Sendable, Equatable, CustomStringConverti
 }
 
 extension Scenario.Device {
+    /// The usage descriptions the installed app's Info.plist declares.
+    var infoPlistKeys: Set<String> {
+        var keys: Set<String> = []
+        if infoPlistHasWhenInUseKey { keys.insert(InfoPlistRequirement.locationWhenInUse.key) }
+        if infoPlistHasAlwaysKey { keys.insert(InfoPlistRequirement.locationAlways.key) }
+        if infoPlistHasMotionKey { keys.insert(InfoPlistRequirement.motion.key) }
+        if infoPlistHasHealthKeys {
+            keys.insert(InfoPlistRequirement.healthShare.key)
+            keys.insert(InfoPlistRequirement.healthUpdate.key)
+        }
+        return keys
+    }
+
+    /// The installed app's Info.plist, as the app reads it.
+    var infoPlist: PropertyList {
+        PropertyList(Dictionary(uniqueKeysWithValues: infoPlistKeys.map { ($0, PropertyList.Value.string("Why PetSpot asks.")) }))
+    }
+
     /// The simulated phone this describes.
     var configuration: DeviceConfiguration {
-        DeviceConfiguration(
-            infoPlistKeys: infoPlistHasWhenInUseKey ? [SimulatedDevice.InfoPlistKey.locationWhenInUse] : [],
+        let request = HealthAuthorizationRequest.petSpot
+        let motionStatus: MotionAuthorizationStatus =
+            switch motion {
+            case .authorized: .authorized
+            case .denied: .denied
+            case .notDetermined, .restricted, .unavailable: .notDetermined
+            }
+        let decided: HealthShareStatus? =
+            switch health {
+            case .sharingAuthorized: .sharingAuthorized
+            case .sharingDenied: .sharingDenied
+            case .notDetermined, .unavailable: nil
+            }
+        return DeviceConfiguration(
+            infoPlistKeys: infoPlistKeys,
             location: DeviceConfiguration.Location(
                 authorization: authorization,
                 servicesEnabled: locationServicesEnabled,
@@ -157,6 +193,16 @@ extension Scenario.Device {
                         DeviceConfiguration.CachedFix(coordinate: $0, age: .milliseconds(fix.ageMs))
                     }
                 }
+            ),
+            motion: DeviceConfiguration.Motion(
+                hasMotionCoprocessor: motion != .unavailable,
+                fitnessTrackingEnabled: motion != .restricted,
+                status: motionStatus
+            ),
+            health: DeviceConfiguration.Health(
+                isHealthDataAvailable: health != .unavailable,
+                shareStatus: decided.map { status in Dictionary(uniqueKeysWithValues: request.share.map { ($0, status) }) } ?? [:],
+                readAllowed: decided == nil ? [:] : Dictionary(uniqueKeysWithValues: request.read.map { ($0, true) })
             )
         )
     }

@@ -75,9 +75,23 @@ public enum Storyboard {
         case "appBackgrounded": "They leave the app."
         case "appForegrounded": "They come back to the app."
         case "appTerminated": "The app is closed."
-        case "systemAlertShown": "iOS asks: “Allow PetSpot to use your location?” (Allow Once · Allow While Using App · Don't Allow)"
+        case "systemAlertShown":
+            switch text(line, "alert") {
+            case "locationAlways": "iOS asks: “Change to Always Allow?” (Keep Only While Using · Change to Always Allow)"
+            case "motion": "iOS asks: “PetSpot would like to access your Motion & Fitness activity” (Don't Allow · OK)"
+            case "health": "The Health sheet lists what PetSpot would save and read (Don't Allow · Turn On All · Allow)"
+            default: "iOS asks: “Allow PetSpot to use your location?” (Allow Once · Allow While Using App · Don't Allow)"
+            }
         case "systemAlertAnswered": "They tap “\(alertChoice(text(line, "choice")))”."
         case "systemAlertDismissed": "The iOS alert goes away unanswered."
+        case "permissionsScreenShown": "They tap Permissions: a card each for Location, Motion & Fitness and Apple Health."
+        case "permissionsScreenClosed": "They tap Done and are back on the listing."
+        case "permissionRequestStarted": "They tap Allow on the \(permissionName(text(line, "permission"))) card."
+        case "permissionRequestRefused":
+            "PetSpot does not ask for \(permissionName(text(line, "permission"))): its Info.plist lacks the usage description "
+                + "(iOS would \(text(line, "permission") == "location" ? "ignore the request" : "stop the app")). The card says so."
+        case "permissionStateChanged":
+            "Everywhere in the app, \(permissionName(text(line, "permission"))) is now \(stateName(text(line, "state")))."
         case "settingsOpened": "Settings opens on PetSpot's page."
         case "settingChanged": "In Settings they set \(text(line, "setting")) to “\(settingValue(text(line, "value")))”."
         case "allowOnceExpired": "iOS lets the one-time permission lapse."
@@ -101,8 +115,28 @@ public enum Storyboard {
         }
     }
 
+    private static func permissionName(_ raw: String) -> String {
+        switch raw {
+        case "motion": "Motion & Fitness"
+        case "health": "Apple Health"
+        default: "Location"
+        }
+    }
+
+    private static func stateName(_ raw: String) -> String {
+        switch raw {
+        case "authorized": "allowed"
+        case "denied": "not allowed"
+        case "notDetermined": "not asked yet"
+        case "restricted": "restricted on this phone"
+        default: "not available on this phone"
+        }
+    }
+
     private static func settingValue(_ raw: String) -> String {
         switch raw {
+        case "sharingAuthorized": "On"
+        case "sharingDenied": "Off"
         case "never": "Never"
         case "askNextTime": "Ask Next Time Or When I Share"
         case "whileUsing": "While Using the App"
@@ -115,6 +149,10 @@ public enum Storyboard {
         switch raw {
         case "allowWhileUsing": "Allow While Using App"
         case "allowOnce": "Allow Once"
+        case "changeToAlwaysAllow": "Change to Always Allow"
+        case "keepOnlyWhileUsing": "Keep Only While Using"
+        case "allow": "OK"
+        case "allowAll": "Turn On All”, then “Allow"
         default: "Don't Allow"
         }
     }

@@ -22,6 +22,41 @@ import Testing
         #expect(run.standardOutput.contains("appLaunched"))
     }
 
+    @Test func givenAButtonTheCardDoesNotShow_whenTapped_thenExit2NamingWhatTheCardShows() async throws {
+        let file = try write("""
+            {"name": "allow on a denied card", "device": {"authorization": "denied"},
+             "steps": [{"atMs": 0, "action": "launch"}, {"atMs": 100, "action": "tapPopup", "button": "cancel"},
+                       {"atMs": 200, "action": "openPermissions"},
+                       {"atMs": 300, "action": "tapPermission", "permission": "location", "button": "allow"}]}
+            """)
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        let run = try await PetspotProcess.run(["run", "--scenario", file.path])
+
+        #expect(run.status == 2)
+        #expect(run.standardError.contains(
+            "$.steps[3] (tapPermission at 300 ms): the location card has no allow button now (it shows openSettings and learnMore)"
+        ))
+        #expect(run.standardOutput.contains("permissionsScreenShown"))
+    }
+
+    @Test func givenNoMotionUsageDescription_whenAllowIsTapped_thenTheRequestIsRefusedAndNothingCrashes() async throws {
+        let file = try write("""
+            {"name": "no motion key", "device": {"authorization": "authorizedWhenInUse", "infoPlistHasMotionKey": false},
+             "steps": [{"atMs": 0, "action": "launch"}, {"atMs": 2000, "action": "openPermissions"},
+                       {"atMs": 3000, "action": "tapPermission", "permission": "motion", "button": "allow"}]}
+            """)
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        let run = try await PetspotProcess.run(["run", "--scenario", file.path, "--json"])
+
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains(
+            #"{"atMs":3000,"source":"app","event":"permissionRequestRefused","permission":"motion","reason":"missingUsageDescription"}"#
+        ))
+        #expect(!run.standardOutput.contains("systemAlertShown"))
+    }
+
     @Test func givenABadScenarioFile_whenRun_thenExit2WithTheJSONPathAndNothingOnStandardOutput() async throws {
         let file = try write(#"{"name": "typo", "steps": [{"atMs": 0, "action": "lanch"}]}"#)
         defer { try? FileManager.default.removeItem(at: file) }

@@ -89,6 +89,6 @@ import Testing
 
     @Test func givenAnUnknownChoice_whenParsed_thenTheMessageListsTheAllowedValues() {
         let failure = error(#"{"name": "n", "steps": [{"atMs": 0, "action": "answerSystemAlert", "choice": "yes"}]}"#)
-        #expect(failure?.description == "$.steps[0].choice: \"yes\" is not one of allowWhileUsing | allowOnce | dontAllow")
+        #expect(failure?.description == "$.steps[0].choice: \"yes\" is not one of allowWhileUsing | allowOnce | dontAllow | changeToAlwaysAllow | keepOnlyWhileUsing | allow | allowAll")
     }
 }

@@ -12,9 +12,25 @@ struct StoryExpectation {
     var systemAlerts: Int = 0
     /// How many queries fail.
     var failedQueries: Int = 0
+    /// The state each permission's last `permissionStateChanged` reports (permissions not listed must
+    /// not change).
+    var permissionStates: [String: String] = [:]
 
     static let byScenario: [String: StoryExpectation] = [
-        "edge-allow-once-relaunch": .init(finalListingWithLocation: false, popups: 0, systemAlerts: 2),
+        "edge-allow-once-relaunch": .init(
+            finalListingWithLocation: false, popups: 0, systemAlerts: 2, permissionStates: ["location": "denied"]),
+        "guide-1-happy-path": .init(
+            finalListingWithLocation: true, popups: 0, systemAlerts: 4,
+            permissionStates: ["location": "authorized", "motion": "authorized", "health": "authorized"]),
+        "guide-2-deny-location": .init(
+            finalListingWithLocation: false, popups: 0, systemAlerts: 1, permissionStates: ["location": "denied"]),
+        "guide-3-deny-motion": .init(
+            finalListingWithLocation: true, popups: 0, systemAlerts: 1, permissionStates: ["motion": "denied"]),
+        "guide-4-deny-health": .init(
+            finalListingWithLocation: true, popups: 0, systemAlerts: 1, permissionStates: ["health": "denied"]),
+        "guide-5-grant-later": .init(
+            finalListingWithLocation: true, popups: 1,
+            permissionStates: ["location": "authorized", "motion": "authorized"]),
         "edge-background-during-popup": .init(finalListingWithLocation: false, popups: 1),
         "edge-change-during-query": .init(finalListingWithLocation: true, popups: 1),
         "edge-fix-too-slow": .init(finalListingWithLocation: false, popups: 0),
@@ -75,6 +91,14 @@ func checkStory(_ name: String, _ output: String, sourceLocation: SourceLocation
         "\(name): system alerts", sourceLocation: sourceLocation)
     #expect(lines.count(where: { $0.event == "queryFailed" }) == expectation.failedQueries,
         "\(name): failed queries", sourceLocation: sourceLocation)
+
+    var lastStates: [String: String] = [:]
+    for line in lines where line.event == "permissionStateChanged" {
+        if let permission = line.fields["permission"] as? String { lastStates[permission] = line.fields["state"] as? String }
+    }
+    if name.hasPrefix("guide-") || !expectation.permissionStates.isEmpty {
+        #expect(lastStates == expectation.permissionStates, "\(name): permission states", sourceLocation: sourceLocation)
+    }
 
     var queryInFlight = false
     var locationForNextQuery = false

@@ -1,0 +1,169 @@
+import LocationService
+import Logging
+import Observation
+import Permissions
+import PetSpotDomain
+import StartupFeature
+
+/// The app-wide state: the one permission manager, the startup screen and the permissions screen,
+/// all on the app's one ``LocationService`` (one `CLLocationManager`, one reader of its callbacks,
+/// one timeout policy).
+///
+/// A grant made on either screen is seen by the other at once: the startup screen follows the
+/// service's status stream, and so does the permission manager, whose every change this model logs
+/// (``AppModelEvent/permissionStateChanged(_:_:)``, and under the `permissions` logger) whichever
+/// screen caused it. Scene phases come in through ``scenePhaseChanged(to:)``: both screens hear them,
+/// and a return to active refreshes every permission.
+@MainActor
+@Observable
+public final class AppModel {
+    /// The permission manager of the whole app.
+    public let permissions: PermissionManager
+    /// The startup screen (the listing).
+    public let startup: AnimalListViewModel
+    /// The permissions screen while it is open, nil otherwise.
+    public private(set) var permissionsScreen: PermissionsScreenModel?
+
+    /// Whether location is allowed (While Using or Always), as the guide's `AppState` exposes it.
+    public var isLocationAuthorized: Bool { permissions.locationStatus.isAuthorized }
+
+    /// Receives every ``AppModelEvent`` as it happens, for an event log.
+    @ObservationIgnored public var onEvent: (@MainActor (AppModelEvent) -> Void)?
+
+    @ObservationIgnored private let offersAlwaysLocation: Bool
+    @ObservationIgnored private let logger: Logger
+    @ObservationIgnored private var phases: AsyncStream<AppScenePhase>.Continuation?
+    @ObservationIgnored private var tasks: [Task<Void, Never>] = []
+
+    /// - Parameters:
+    ///   - permissions: the app's permission manager (on the same location service as `startup`).
+    ///   - startup: the startup screen's view model.
+    ///   - infoPlist: the app's Info.plist: the location card offers Always only when it declares
+    ///     `NSLocationAlwaysAndWhenInUseUsageDescription`.
+    ///   - logger: where permission changes are logged (never a coordinate).
+    public init(
+        permissions: PermissionManager,
+        startup: AnimalListViewModel,
+        infoPlist: PropertyList,
+        logger: Logger = Logger(label: "permissions")
+    ) {
+        self.permissions = permissions
+        self.startup = startup
+        self.logger = logger
+        offersAlwaysLocation = PlistRequirementsChecker.isSatisfied(.locationAlways, in: infoPlist)
+        let (stream, continuation) = AsyncStream<AppScenePhase>.makeStream()
+        phases = continuation
+        tasks.append(Task { [weak self] in
+            for await phase in stream {
+                guard let self else { return }
+                await self.applyToPermissions(phase)
+            }
+        })
+        for permission in Permission.allCases {
+            let updates = permissions.stateUpdates(for: permission)
+            tasks.append(Task { [weak self] in
+                var previous: PermissionState?
+                for await state in updates {
+                    guard let self else { return }
+                    if let previous, previous != state { self.permissionChanged(permission, to: state) }
+                    previous = state
+                }
+            })
+        }
+    }
+
+    deinit {
+        phases?.finish()
+        for task in tasks { task.cancel() }
+    }
+
+    /// The app launched: the startup screen appears (it asks for location, as the spec says; Motion
+    /// and Health are asked only from their cards).
+    public func launch() {
+        startup.onAppear()
+    }
+
+    /// The app's scene phase changed: the startup screen hears it at once; the permission manager
+    /// hears it in order (inactive: a prompt may be up; active: every permission is read again).
+    public func scenePhaseChanged(to phase: AppScenePhase) {
+        startup.scenePhaseChanged(to: phase)
+        phases?.yield(phase)
+    }
+
+    /// The state of one permission now.
+    public func state(for permission: Permission) -> PermissionState {
+        permissions.state(for: permission)
+    }
+
+    /// Opens the permissions screen (the listing's toolbar button).
+    public func openPermissions() {
+        guard permissionsScreen == nil else { return }
+        let screen = PermissionsScreenModel(
+            manager: permissions,
+            offersAlwaysLocation: offersAlwaysLocation,
+            onComplete: { [weak self] in self?.closePermissions() }
+        )
+        screen.onEvent = { [weak self] event in self?.permissionsScreenEvent(event) }
+        permissionsScreen = screen
+        emit(.permissionsScreenShown)
+    }
+
+    /// Closes the permissions screen (Done).
+    public func closePermissions() {
+        guard permissionsScreen != nil else { return }
+        permissionsScreen = nil
+        emit(.permissionsScreenClosed)
+    }
+
+    private func applyToPermissions(_ phase: AppScenePhase) async {
+        switch phase {
+        case .inactive: await permissions.applicationWillResignActive()
+        case .active: await permissions.refresh()
+        case .background: break
+        }
+    }
+
+    private func permissionChanged(_ permission: Permission, to state: PermissionState) {
+        logger.info("\(permission.logName) permission is now \(state.rawValue)")
+        emit(.permissionStateChanged(permission, state))
+    }
+
+    private func permissionsScreenEvent(_ event: PermissionsScreenModel.Event) {
+        switch event {
+        case .requestStarted(let permission):
+            emit(.permissionRequestStarted(permission))
+        case .requestFinished(let permission, let state):
+            emit(.permissionRequestFinished(permission, state))
+        case .requestRefused(let permission, let reason):
+            logger.notice("\(permission.logName) request refused: \(reason.rawValue)")
+            emit(.permissionRequestRefused(permission, reason))
+        }
+    }
+
+    private func emit(_ event: AppModelEvent) {
+        onEvent?(event)
+    }
+}
+
+/// What the app model did, for an event log. Never carries coordinates.
+public enum AppModelEvent: Sendable, Equatable {
+    case permissionsScreenShown
+    case permissionsScreenClosed
+    /// A permission's state changed, whichever screen (or Settings) caused it.
+    case permissionStateChanged(Permission, PermissionState)
+    case permissionRequestStarted(Permission)
+    case permissionRequestFinished(Permission, PermissionState)
+    /// A request was not made: iOS would crash or ignore it.
+    case permissionRequestRefused(Permission, PermissionsScreenModel.RefusalReason)
+}
+
+extension Permission {
+    /// The name in logs and scenario files: `location`, `motion`, `health`.
+    public var logName: String {
+        switch self {
+        case .location: "location"
+        case .motion: "motion"
+        case .healthKit: "health"
+        }
+    }
+}
