@@ -53,7 +53,9 @@ extension LocationService {
     ///
     /// Returns the current status at once when it is not `.notDetermined` (iOS would show nothing).
     /// Otherwise it makes the request and waits for a status other than `.notDetermined`, at most
-    /// ``Configuration/authorizationTimeout``; then, or on cancellation, it returns `.notDetermined`.
+    /// ``Configuration/authorizationTimeout``, or ``Configuration/settleDelay`` after the app is active
+    /// again with the alert gone (``applicationDidBecomeActive()``); then, or on cancellation, it
+    /// returns `.notDetermined`.
     public func requestWhenInUseAuthorization() async -> LocationPermissionStatus {
         startHandlingEvents()
         let status = await currentStatus
@@ -85,11 +87,12 @@ extension LocationService {
         authorizationRound?.promptAppeared = true
     }
 
-    /// The app is active again. A pending Always request whose prompt was up ends
-    /// ``Configuration/settleDelay`` later unless an answer comes first ("Keep Only While Using" sends
-    /// none).
+    /// The app is active again. A pending request whose prompt was up ends ``Configuration/settleDelay``
+    /// later unless an answer comes first: "Keep Only While Using" sends none, and a prompt the app's
+    /// trip to the background dismissed never will. The next request then asks iOS again instead of
+    /// joining a wait for an alert that is gone.
     public func applicationDidBecomeActive() {
-        guard var round = authorizationRound, round.kind == .always, round.promptAppeared, !round.isSettling else {
+        guard var round = authorizationRound, round.promptAppeared, !round.isSettling else {
             return
         }
         round.isSettling = true

@@ -22,8 +22,9 @@ public actor LocationService: LocationServiceProtocol {
         /// After an Always request, how long until the app must have resigned active for iOS's prompt;
         /// if it has not, iOS ignored the request. iOS shows its prompt at once.
         public var promptAppearanceTimeout: Duration
-        /// How long a pending Always request waits after the app is active again ("Keep Only While
-        /// Using" sends no callback; "Change to Always Allow" reports at once).
+        /// How long a pending authorization request whose prompt was up waits after the app is active
+        /// again ("Keep Only While Using" sends no callback, and an alert dismissed by a trip to the
+        /// background never answers; a real answer is reported at once).
         public var settleDelay: Duration
         /// How long `requestLocation()` waits for a fix (the seeds' 5 s).
         public var locationTimeout: Duration

@@ -92,17 +92,31 @@ import TestSupport
         await waitUntil { await service.authorizationWaiterCount == 0 }
     }
 
-    @Test func givenWhenInUseRequestPending_whenTheAppBecomesActiveAgain_thenItKeepsWaitingForTheAnswer() async {
+    @Test func givenWhenInUseAlertUp_whenTheAnswerComesAsTheAppIsActiveAgain_thenItIsTheAnswer() async {
         let harness = Harness(status: .notDetermined)
         let service = harness.service
         let request = await harness.startAuthorizationRequest()
         await service.applicationWillResignActive()
-        await service.applicationDidBecomeActive()
 
-        harness.clock.advance(by: .seconds(5))
-        #expect(await service.authorizationWaiterCount == 1)
+        await service.applicationDidBecomeActive()
         await harness.deliver(.authorizationChanged(.denied, .fullAccuracy))
 
         #expect(await request.value == .denied)
+    }
+
+    @Test func givenWhenInUseAlertDismissedByABackgroundTrip_whenTheAppIsActiveAgain_thenTheWaitEndsAfterTheSettleDelay() async {
+        let harness = Harness(status: .notDetermined)
+        let service = harness.service
+        let request = await harness.startAuthorizationRequest()
+        await service.applicationWillResignActive()
+        harness.clock.advance(by: .seconds(3))
+
+        await service.applicationDidBecomeActive()
+        harness.clock.advance(by: .milliseconds(999))
+        #expect(await service.authorizationWaiterCount == 1)
+        harness.clock.advance(by: .milliseconds(1))
+
+        #expect(await request.value == .notDetermined)
+        #expect(await service.authorizationWaiterCount == 0)
     }
 }

@@ -38,6 +38,8 @@ struct StoryExpectation {
         "edge-missing-info-plist-key": .init(finalListingWithLocation: false, popups: 0),
         "edge-no-gps-signal": .init(finalListingWithLocation: false, popups: 0),
         "edge-server-unreachable-retry": .init(finalListingWithLocation: true, popups: 0, failedQueries: 1),
+        "one-app-grant-on-permissions-screen": .init(
+            finalListingWithLocation: true, popups: 0, systemAlerts: 2, permissionStates: ["location": "authorized"]),
         "us1-1-granted-while-using": .init(finalListingWithLocation: true, popups: 0),
         "us1-2-granted-always": .init(finalListingWithLocation: true, popups: 0),
         "us1-3-fresh-cached-fix": .init(finalListingWithLocation: true, popups: 0),
