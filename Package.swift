@@ -108,7 +108,7 @@ let package = Package(
         ),
         .target(
             name: "StartupFeatureUI",
-            dependencies: ["StartupFeature", "Permissions", "PlatformLive", "LocationService", "PetAPI"],
+            dependencies: ["StartupFeature", "Permissions", "PlatformLive", "LocationService", "PetAPI", "AppFeature"],
             swiftSettings: swiftSettings
         ),
 

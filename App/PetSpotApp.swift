@@ -1,12 +1,16 @@
+import AppFeature
 import Foundation
 import LocationService
+import Permissions
 import PetAPI
 import PlatformLive
+import StartupFeature
 import StartupFeatureUI
 import SwiftUI
+import UIKit
 
-/// The iOS app: one window with the startup screen, wired to the device's location services and the
-/// pets server.
+/// The iOS app: one window with the listing and, from its toolbar, the permissions screen — both on
+/// one ``AppModel`` and one location bridge (one `LocationService` over one `CLLocationManager`).
 ///
 /// Everything that decides lives in the package; this file only picks the live implementations.
 @main
@@ -17,22 +21,35 @@ struct PetSpotApp: App {
     /// this Mac, which the Simulator reaches on its loopback address.
     static let defaultAPIBaseURL = URL(string: "http://127.0.0.1:8080")
 
-    private let coordinator: StartupCoordinator
-    /// Built once: a view model made in `body` would restart the screen on every scene update.
-    private let rootView: AnimalListView
+    /// Built once: a model made in `body` would restart the screens on every scene update.
+    private let app: AppModel
 
     init() {
-        let coordinator = StartupCoordinator(
-            locationService: LocationService(manager: CoreLocationManager()),
+        let locationService = LocationService(manager: CoreLocationManager())
+        let infoPlist = PropertyList(infoDictionary: Bundle.main.infoDictionary)
+        let settingsOpener = SettingsOpener {
+            guard let url = URL(string: UIApplication.openSettingsURLString) else { return }
+            UIApplication.shared.open(url)
+        }
+        let startup = AnimalListViewModel(
+            locationService: locationService,
             animalRepository: AnimalRepository(baseURL: Self.apiBaseURL(in: .main))
         )
-        self.coordinator = coordinator
-        rootView = coordinator.makeRootView()
+        startup.onOpenAppSettings = { settingsOpener() }
+        let permissions = PermissionManager(
+            locationService: locationService,
+            motion: CoreMotionAuthorizer(),
+            health: HealthKitAuthorizer(),
+            infoPlist: infoPlist,
+            ledger: UserDefaultsPermissionLedger(),
+            settingsOpener: settingsOpener
+        )
+        app = AppModel(permissions: permissions, startup: startup, infoPlist: infoPlist)
     }
 
     var body: some Scene {
         WindowGroup {
-            rootView
+            AppRootView(app: app)
         }
     }
 

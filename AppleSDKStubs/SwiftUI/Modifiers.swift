@@ -66,6 +66,16 @@ extension View {
         @ViewBuilder content: @escaping (Item) -> Content
     ) -> some View { _StubView() }
 
+    // https://developer.apple.com/documentation/swiftui/view/sheet(ispresented:ondismiss:content:)
+    nonisolated public func sheet<Content: View>(
+        isPresented: Binding<Bool>,
+        onDismiss: (() -> Void)? = nil,
+        @ViewBuilder content: @escaping () -> Content
+    ) -> some View { _StubView() }
+
+    // https://developer.apple.com/documentation/swiftui/view/toolbar(content:)
+    nonisolated public func toolbar<Content: View>(@ViewBuilder content: () -> Content) -> some View { _StubView() }
+
     // https://developer.apple.com/documentation/swiftui/view/accessibilityidentifier(_:)
     nonisolated public func accessibilityIdentifier(_ identifier: String) -> ModifiedContent<Self, AccessibilityAttachmentModifier> {
         fatalError()

@@ -24,6 +24,13 @@ public final class AppModel {
     /// The permissions screen while it is open, nil otherwise.
     public private(set) var permissionsScreen: PermissionsScreenModel?
 
+    /// Whether the permissions screen shows, for a sheet's binding: SwiftUI writes `false` when the
+    /// person swipes the sheet away, which closes it as Done does.
+    public var isPermissionsScreenPresented: Bool {
+        get { permissionsScreen != nil }
+        set { newValue ? openPermissions() : closePermissions() }
+    }
+
     /// Whether location is allowed (While Using or Always), as the guide's `AppState` exposes it.
     public var isLocationAuthorized: Bool { permissions.locationStatus.isAuthorized }
 

@@ -53,6 +53,11 @@ public enum Storyboard {
         if !device.locationServicesEnabled { parts.append("Location Services off") }
         if !device.preciseLocation { parts.append("Precise Location off") }
         if !device.infoPlistHasWhenInUseKey { parts.append("no When-In-Use key in Info.plist") }
+        if device.motion != .notDetermined { parts.append("Motion & Fitness \(device.motion.rawValue)") }
+        if device.health != .notDetermined { parts.append("Health \(device.health.rawValue)") }
+        if !device.infoPlistHasMotionKey { parts.append("no Motion key in Info.plist") }
+        if !device.infoPlistHasHealthKeys { parts.append("no Health keys in Info.plist") }
+        if !device.infoPlistHasAlwaysKey { parts.append("no Always key in Info.plist") }
         parts.append(device.position == nil ? "no GPS fix possible" : "fix in \(device.fixDelayMs) ms")
         if !scenario.network.reachable { parts.append("network down") }
         return "(" + parts.joined(separator: ", ") + ")"

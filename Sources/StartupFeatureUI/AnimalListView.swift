@@ -8,9 +8,21 @@
     public struct AnimalListView: View {
         @Bindable private var viewModel: AnimalListViewModel
         @Environment(\.scenePhase) private var scenePhase
+        private let scenePhaseChanged: (@MainActor (AppScenePhase) -> Void)?
+        private let openPermissions: (@MainActor () -> Void)?
 
-        public init(viewModel: AnimalListViewModel) {
+        /// - Parameters:
+        ///   - scenePhaseChanged: who hears scene phases (the app model, which tells this screen
+        ///     too); nil: the view model directly.
+        ///   - openPermissions: the toolbar's Permissions button; nil: no button.
+        public init(
+            viewModel: AnimalListViewModel,
+            scenePhaseChanged: (@MainActor (AppScenePhase) -> Void)? = nil,
+            openPermissions: (@MainActor () -> Void)? = nil
+        ) {
             self.viewModel = viewModel
+            self.scenePhaseChanged = scenePhaseChanged
+            self.openPermissions = openPermissions
         }
 
         public var body: some View {
@@ -22,12 +34,22 @@
                     listing
                 }
                 .navigationTitle(L10n.AnimalList.title)
+                .toolbar {
+                    if let openPermissions {
+                        Button("Permissions") { openPermissions() }
+                            .accessibilityIdentifier("animalList.permissions")
+                    }
+                }
             }
             .onAppear { viewModel.onAppear() }
             // Every phase is forwarded; on a return to active (background → inactive → active) the
             // view model re-checks the permission status, as `checkPermissionStatusChange()` does.
             .onChange(of: scenePhase) { _, newPhase in
-                viewModel.scenePhaseChanged(to: AppScenePhase(newPhase))
+                if let scenePhaseChanged {
+                    scenePhaseChanged(AppScenePhase(newPhase))
+                } else {
+                    viewModel.scenePhaseChanged(to: AppScenePhase(newPhase))
+                }
             }
             .alert(L10n.Location.Permission.Popup.title, isPresented: $viewModel.showPermissionDeniedAlert) {
                 Button(L10n.Location.Permission.Popup.settingsButton) { viewModel.openSettings() }

@@ -3,11 +3,10 @@
     import SwiftUI
 
     /// The permissions screen (seed 004): a card per permission with its state, Allow or Settings,
-    /// "Learn more", and Continue, which calls the completion callback. Everything shown comes from
+    /// "Learn more", and Done, which calls the completion callback. Everything shown comes from
     /// ``PermissionsScreenModel``; every tap goes to it.
     public struct PermissionsView: View {
         @Bindable private var model: PermissionsScreenModel
-        @Environment(\.scenePhase) private var scenePhase
 
         public init(model: PermissionsScreenModel) {
             self.model = model
@@ -33,19 +32,15 @@
                                 .foregroundStyle(.red)
                                 .accessibilityIdentifier("permissions.error")
                         }
-                        Button("Continue") { model.finish() }
+                        Button("Done") { model.finish() }
                             .disabled(!model.canContinue)
-                            .accessibilityIdentifier("permissions.continue")
+                            .accessibilityIdentifier("permissions.done")
                     }
                     .padding()
                 }
                 .navigationTitle("Permissions")
             }
             .task { await model.appear() }
-            // Back from Settings or from a system prompt: Motion and HealthKit send no callback.
-            .onChange(of: scenePhase) { _, phase in
-                if phase == .active { Task { await model.sceneBecameActive() } }
-            }
             .sheet(item: $model.detailPermission) { permission in
                 PermissionDetailView(model: model, permission: permission)
             }
