@@ -142,6 +142,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "AppFeatureTests",
+            dependencies: [
+                "AppFeature", "StartupFeature", "Permissions", "LocationService", "DeviceSimulator", "PetSpotDomain",
+                "TestSupport", concurrencyExtras, logging,
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "ScenarioRunnerTests",
             dependencies: ["ScenarioRunner", "PetSpotDomain"],
             swiftSettings: swiftSettings

@@ -64,6 +64,24 @@ final class DevicePermissionHarness {
         }
     }
 
+    /// The person answers the location alert with "Allow Once" (the app active again afterwards).
+    func allowOnceGranted() async throws -> PermissionState {
+        await settle()
+        let request = Task { try await manager.requestLocationWhenInUse() }
+        await alertShown(.locationWhenInUse)
+        try device.answerSystemAlert(.allowOnce)
+        await manager.refresh()
+        return try await request.value
+    }
+
+    /// Requests Always while iOS ignores it (no prompt appears), until the wait ends.
+    func alwaysRequestedAndIgnored() async throws -> LocationAlwaysOutcome {
+        let request = Task { try await manager.requestLocationAlways() }
+        _ = await ignored("requestAlwaysAuthorization")
+        clock.advance(by: .seconds(1))
+        return try await request.value
+    }
+
     /// Returns once the device logged that it ignored `request`; no time involved.
     func ignored(_ request: String) async -> String? {
         if let reason = ignoredReasons(request).last { return reason }

@@ -41,31 +41,19 @@ struct PermissionManagerDeviceTests {
 
     @Test func givenAllowOnce_whenRequestAlways_thenIOSIgnoresItTheWaitEndsSoonAndTheOneRequestIsNotUsedUp() async throws {
         let harness = try DevicePermissionHarness()
-        await harness.settle()
-        let first = Task { try await harness.manager.requestLocationWhenInUse() }
-        await harness.alertShown(.locationWhenInUse)
-        try harness.device.answerSystemAlert(.allowOnce)
-        await harness.manager.refresh()
-        #expect(try await first.value == .authorized)
-        let second = Task { try await harness.manager.requestLocationAlways() }
-        #expect(await harness.ignored("requestAlwaysAuthorization") == "the When-In-Use grant is temporary (Allow Once)")
-        harness.clock.advance(by: .seconds(1))
-        #expect(try await second.value == .stayedWhenInUse)
+        #expect(try await harness.allowOnceGranted() == .authorized)
+
+        let outcome = try await harness.alwaysRequestedAndIgnored()
+
+        #expect(outcome == .stayedWhenInUse)
+        #expect(harness.ignoredReasons("requestAlwaysAuthorization") == ["the When-In-Use grant is temporary (Allow Once)"])
         #expect(!harness.ledger.alwaysLocationRequested)
     }
 
     @Test func givenAlwaysIgnoredDuringAllowOnce_whenWhileUsingChosenInSettings_thenTheAlwaysPromptStillShows() async throws {
         let harness = try DevicePermissionHarness()
-        await harness.settle()
-        let first = Task { try await harness.manager.requestLocationWhenInUse() }
-        await harness.alertShown(.locationWhenInUse)
-        try harness.device.answerSystemAlert(.allowOnce)
-        await harness.manager.refresh()
-        _ = try await first.value
-        let ignored = Task { try await harness.manager.requestLocationAlways() }
-        _ = await harness.ignored("requestAlwaysAuthorization")
-        harness.clock.advance(by: .seconds(1))
-        _ = try await ignored.value
+        _ = try await harness.allowOnceGranted()
+        _ = try await harness.alwaysRequestedAndIgnored()
         harness.manager.openSettings()
         try harness.device.setLocationAuthorization(.whileUsing)
         try harness.device.foreground()
@@ -81,15 +69,8 @@ struct PermissionManagerDeviceTests {
 
     @Test func givenAlwaysIgnoredDuringAllowOnce_whenTheGrantLapses_thenTheOneAlwaysRequestIsAvailableAgain() async throws {
         let harness = try DevicePermissionHarness()
-        await harness.settle()
-        let first = Task { try await harness.manager.requestLocationWhenInUse() }
-        await harness.alertShown(.locationWhenInUse)
-        try harness.device.answerSystemAlert(.allowOnce)
-        _ = try await first.value
-        let second = Task { try await harness.manager.requestLocationAlways() }
-        _ = await harness.ignored("requestAlwaysAuthorization")
-        harness.clock.advance(by: .seconds(1))
-        _ = try await second.value
+        _ = try await harness.allowOnceGranted()
+        _ = try await harness.alwaysRequestedAndIgnored()
         try harness.device.background()
         harness.clock.advance(by: .seconds(10))
         harness.device.runDueWork()

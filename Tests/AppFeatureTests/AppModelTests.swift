@@ -1,0 +1,170 @@
+import AppFeature
+import ConcurrencyExtras
+import DeviceSimulator
+import Foundation
+import LocationService
+import Logging
+import Permissions
+import PetSpotDomain
+import StartupFeature
+import Testing
+import TestSupport
+
+/// The app-wide permission state: one permission manager and the startup screen on one location
+/// bridge, every change an event and a `permissions` log line.
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct AppModelTests {
+    @Test func givenFirstLaunch_whenTheStartupScreensRequestIsAllowed_thenTheAppWideStateSeesItAndLogsIt() async {
+        let harness = AppHarness(location: .notDetermined)
+        harness.app.launch()
+        await harness.location.waitForCalls(1)
+        #expect(harness.location.calls == [.requestWhenInUseAuthorization])
+
+        harness.location.send(.authorizationChanged(.authorizedWhenInUse, .fullAccuracy))
+        await harness.events.wait(for: .permissionStateChanged(.location, .authorized))
+
+        #expect(harness.app.isLocationAuthorized)
+        #expect(harness.app.state(for: .location) == .authorized)
+        #expect(harness.logs.messages == ["location permission is now authorized"])
+        #expect(harness.logs.labels == ["permissions"])
+    }
+
+    @Test func givenMotionAllowedInSettings_whenTheAppIsActiveAgain_thenEveryPermissionIsReadAgainAndTheChangeIsSeen() async {
+        let harness = AppHarness(location: .authorizedWhenInUse, motion: .denied)
+        harness.app.launch()
+        harness.motion.setAllowedInSettings(true)
+        #expect(harness.app.state(for: .motion) == .denied)
+
+        harness.app.scenePhaseChanged(to: .active)
+        await harness.events.wait(for: .permissionStateChanged(.motion, .authorized))
+
+        #expect(harness.app.state(for: .motion) == .authorized)
+        #expect(harness.logs.messages.contains("motion permission is now authorized"))
+    }
+
+    @Test func givenThePermissionsScreen_whenOpenedAndDoneTapped_thenItClosesAndBothAreEvents() {
+        let harness = AppHarness(location: .authorizedWhenInUse)
+
+        harness.app.openPermissions()
+        let screen = harness.app.permissionsScreen
+        screen?.finish()
+
+        #expect(screen != nil)
+        #expect(harness.app.permissionsScreen == nil)
+        #expect(harness.events.recorded == [.permissionsScreenShown, .permissionsScreenClosed])
+    }
+
+    @Test(arguments: [true, false])
+    func givenWhileUsing_whenThePermissionsScreenOpens_thenAllowAlwaysIsOfferedOnlyWithTheAlwaysKey(hasKey: Bool) {
+        let harness = AppHarness(location: .authorizedWhenInUse, alwaysKey: hasKey)
+
+        harness.app.openPermissions()
+
+        #expect(harness.app.permissionsScreen?.card(for: .location).action == (hasKey ? .allowAlways : PermissionCard.Action.none))
+    }
+
+    @Test func givenNoMotionUsageDescription_whenAllowIsTapped_thenTheRequestIsRefusedWithAMessageAndAnEvent() async {
+        let harness = AppHarness(location: .authorizedWhenInUse, motionKey: false)
+        harness.app.openPermissions()
+        let screen = harness.app.permissionsScreen
+        #expect(screen?.card(for: .motion).action == .allow)
+
+        await screen?.performAction(for: .motion)
+
+        #expect(harness.events.recorded.last == .permissionRequestRefused(.motion, .missingUsageDescription))
+        #expect(screen?.errorMessage?.contains("NSMotionUsageDescription") == true)
+        #expect(harness.motion.queryCount == 0)
+    }
+}
+
+/// An app model over a scriptable location manager, the simulated Motion and HealthKit, and an
+/// in-memory listing, with its events and log lines recorded.
+@MainActor
+final class AppHarness {
+    let clock = VirtualClock()
+    let location: FakeLocationManager
+    let motion: SimulatedMotion
+    let health: SimulatedHealth
+    let app: AppModel
+    let events = AppEventRecorder()
+    let logs = LogRecorder()
+
+    init(
+        location status: LocationPermissionStatus,
+        motion motionStatus: MotionAuthorizationStatus = .notDetermined,
+        alwaysKey: Bool = true,
+        motionKey: Bool = true
+    ) {
+        var keys: Set<String> = [InfoPlistRequirement.locationWhenInUse.key, InfoPlistRequirement.healthShare.key,
+                                 InfoPlistRequirement.healthUpdate.key]
+        if alwaysKey { keys.insert(InfoPlistRequirement.locationAlways.key) }
+        if motionKey { keys.insert(InfoPlistRequirement.motion.key) }
+        location = FakeLocationManager(status: status)
+        location.send(.authorizationChanged(status, .fullAccuracy))
+        motion = SimulatedMotion(status: motionStatus, hasInfoPlistKey: { keys.contains($0) })
+        health = SimulatedHealth(hasInfoPlistKey: { keys.contains($0) })
+        let service = LocationService(manager: location, clock: clock)
+        let infoPlist = PropertyList(Dictionary(uniqueKeysWithValues: keys.map { ($0, PropertyList.Value.string("Why.")) }))
+        let permissions = PermissionManager(
+            locationService: service,
+            motion: motion,
+            health: health,
+            infoPlist: infoPlist,
+            ledger: InMemoryPermissionLedger(),
+            settingsOpener: .none,
+            clock: clock
+        )
+        let startup = AnimalListViewModel(locationService: service, animalRepository: InMemoryAnimalRepository())
+        app = AppModel(permissions: permissions, startup: startup, infoPlist: infoPlist, logger: logs.logger)
+        app.onEvent = { [events] in events.record($0) }
+    }
+}
+
+/// The app model's events, with a wait for one of them (no time involved).
+@MainActor
+final class AppEventRecorder {
+    private(set) var recorded: [AppModelEvent] = []
+    private let waiters = ConditionWaiters()
+
+    func record(_ event: AppModelEvent) {
+        recorded.append(event)
+        waiters.changed()
+    }
+
+    func wait(for event: AppModelEvent) async {
+        await waiters.wait { [unowned self] in recorded.contains(event) }
+    }
+}
+
+/// Captures what is logged through one logger (handlers may log from any thread).
+final class LogRecorder: Sendable {
+    private let lines = LockIsolated<[LogLine]>([])
+
+    var logger: Logger {
+        Logger(label: "permissions") { [lines] label in CapturingHandler(label: label, lines: lines) }
+    }
+
+    var messages: [String] { lines.value.map(\.message) }
+    var labels: Set<String> { Set(lines.value.map(\.label)) }
+}
+
+struct LogLine: Sendable {
+    var label: String
+    var message: String
+}
+
+struct CapturingHandler: LogHandler {
+    let label: String
+    let lines: LockIsolated<[LogLine]>
+    var logLevel: Logger.Level = .trace
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        lines.withValue { $0.append(LogLine(label: label, message: event.message.description)) }
+    }
+}
