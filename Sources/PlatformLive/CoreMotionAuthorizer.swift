@@ -1,4 +1,6 @@
-#if canImport(CoreMotion)
+// CMMotionActivityManager exists on iOS, iPadOS, Mac Catalyst and watchOS, not on macOS (whose SDK
+// still has CoreMotion): the package also builds for macOS 14. Linux's type-check keeps covering it.
+#if canImport(CoreMotion) && !os(macOS)
     import CoreMotion
     import Foundation
     import Permissions
