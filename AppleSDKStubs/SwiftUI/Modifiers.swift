@@ -73,6 +73,9 @@ extension View {
         @ViewBuilder content: @escaping () -> Content
     ) -> some View { _StubView() }
 
+    // https://developer.apple.com/documentation/swiftui/view/interactivedismissdisabled(_:)
+    nonisolated public func interactiveDismissDisabled(_ isDisabled: Bool = true) -> some View { _StubView() }
+
     // https://developer.apple.com/documentation/swiftui/view/toolbar(content:)
     nonisolated public func toolbar<Content: View>(@ViewBuilder content: () -> Content) -> some View { _StubView() }
 

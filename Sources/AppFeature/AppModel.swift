@@ -66,6 +66,9 @@ public final class AppModel {
                 await self.applyToPermissions(phase)
             }
         })
+        permissions.onLocationStatusChange = { [logger] status in
+            logger.info("location status is now \(status.rawValue)")
+        }
         for permission in Permission.allCases {
             let updates = permissions.stateUpdates(for: permission)
             tasks.append(Task { [weak self] in
@@ -122,11 +125,18 @@ public final class AppModel {
         emit(.permissionsScreenClosed)
     }
 
+    /// Scene phases reach the location service in order and at once; re-reading every permission on
+    /// a return to active runs beside them, so a slow HealthKit read never delays the next phase.
     private func applyToPermissions(_ phase: AppScenePhase) async {
         switch phase {
-        case .inactive: await permissions.applicationWillResignActive()
-        case .active: await permissions.refresh()
-        case .background: break
+        case .inactive:
+            await permissions.applicationWillResignActive()
+        case .background:
+            await permissions.applicationDidEnterBackground()
+        case .active:
+            await permissions.applicationDidBecomeActive()
+            let permissions = self.permissions
+            Task { await permissions.checkAll() }
         }
     }
 

@@ -78,6 +78,9 @@ extension LocationService {
         guard status == .authorizedWhenInUse, !Task.isCancelled else {
             return AlwaysAuthorizationAnswer(status: status, promptAppeared: false)
         }
+        // The manager already reads While Using, but its callback may not be handled yet: that answer
+        // ends the When-In-Use round now, so this request never joins it.
+        authorizationReported(status)
         return await waitForAuthorization(.always)
     }
 
@@ -85,6 +88,13 @@ extension LocationService {
     /// is leaving. Tells a pending request that its prompt appeared.
     public func applicationWillResignActive() {
         authorizationRound?.promptAppeared = true
+    }
+
+    /// The app reached the background: iOS took any alert away unanswered, so a pending request ends
+    /// now without an answer, and the next one asks again.
+    public func applicationDidEnterBackground() {
+        guard let round = authorizationRound, round.promptAppeared else { return }
+        finishAuthorizationRequest(with: round.kind.unanswered)
     }
 
     /// The app is active again. A pending request whose prompt was up ends ``Configuration/settleDelay``

@@ -14,7 +14,7 @@ extension PermissionManager {
         locationStatusChanged(to: await locationService.authorizationStatus)
         guard locationStatus == .notDetermined else { return state(for: .location) }
         try requireKeys([.locationWhenInUse], for: .location)
-        _ = await shared(.locationWhenInUse) { [weak self] in
+        _ = await shared(.locationWhenInUse, bounded: false) { [weak self] in
             guard let self else { return .state(.notDetermined) }
             let status = await self.locationService.requestWhenInUseAuthorization()
             self.locationStatusChanged(to: status == .notDetermined ? self.locationService.currentAuthorizationStatus : status)
@@ -42,7 +42,7 @@ extension PermissionManager {
         }
         try requireKeys([.locationWhenInUse, .locationAlways], for: .location)
         if runningRequests[.locationAlways] == nil, ledger.alwaysLocationRequested { return .alreadyAskedOnce }
-        let result = await shared(.locationAlways) { [weak self] in
+        let result = await shared(.locationAlways, bounded: false) { [weak self] in
             guard let self else { return .always(.stayedWhenInUse) }
             self.ledger.alwaysLocationRequested = true
             let answer = await self.locationService.requestAlwaysAuthorization()
@@ -68,6 +68,7 @@ extension PermissionManager {
     func locationStatusChanged(to status: LocationPermissionStatus) {
         guard status != locationStatus else { return }
         locationStatus = status
+        onLocationStatusChange?(status)
         publishChanges()
     }
 

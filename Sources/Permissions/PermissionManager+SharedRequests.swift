@@ -1,12 +1,16 @@
 import LocationService
 
 extension PermissionManager {
-    /// Runs `operation` once for all concurrent callers of the same request, and waits for its result
-    /// at most the app's authorization timeout (``LocationService/Configuration/authorizationTimeout``,
-    /// the one bound of every permission wait). Returns nil when that bound passes first or when the
-    /// calling task is cancelled; the operation itself goes on, and a later caller joins it.
+    /// Runs `operation` once for all concurrent callers of the same request. With `bounded`, waits for
+    /// its result at most the app's authorization timeout
+    /// (``LocationService/Configuration/authorizationTimeout``, the one bound of every permission
+    /// wait); location requests pass false, as the location service bounds them itself. Returns nil
+    /// when the bound passes first or when the calling task is cancelled. At the bound the request no
+    /// longer counts as under way (the card is free again, and the next Allow asks afresh); a late
+    /// outcome of the old operation is dropped.
     func shared(
         _ kind: RequestKind,
+        bounded: Bool = true,
         _ operation: @escaping @MainActor () async -> RequestResult
     ) async -> RequestResult? {
         let request: SharedRequest
@@ -19,34 +23,44 @@ extension PermissionManager {
             Task { @MainActor [weak self] in
                 let result = await operation()
                 request.finish(with: result)
-                guard let self else { return }
-                self.runningRequests[kind] = nil
-                if !self.runningRequests.keys.contains(where: { $0.permission == kind.permission }) {
-                    self.requestsInFlight.remove(kind.permission)
-                }
+                self?.ended(request, kind)
             }
         }
-        return await request.result(before: Deadline(after: locationService.configuration.authorizationTimeout, on: clock))
+        let deadline = bounded ? Deadline(after: locationService.configuration.authorizationTimeout, on: clock) : nil
+        let result = await request.result(before: deadline)
+        if result == nil, !Task.isCancelled { ended(request, kind) }
+        return result
+    }
+
+    /// `request` of `kind` is no longer under way (finished, or past its bound).
+    private func ended(_ request: SharedRequest, _ kind: RequestKind) {
+        guard runningRequests[kind] === request else { return }
+        runningRequests[kind] = nil
+        if !runningRequests.keys.contains(where: { $0.permission == kind.permission }) {
+            requestsInFlight.remove(kind.permission)
+        }
     }
 }
 
 /// One request under way and the callers waiting for it. Each caller is resumed exactly once: with the
-/// result, or with nil at its deadline or when its task is cancelled.
+/// result, or with nil at its deadline (if it has one) or when its task is cancelled.
 @MainActor
 final class SharedRequest {
     private var outcome: RequestResult?
     private var waiters: [Int: CheckedContinuation<RequestResult?, Never>] = [:]
     private var nextID = 0
 
-    func result(before deadline: Deadline) async -> RequestResult? {
+    func result(before deadline: Deadline?) async -> RequestResult? {
         if let outcome { return outcome }
         let id = nextID
         nextID += 1
-        let timer = Task { @MainActor [weak self] in
-            do { try await deadline.wait() } catch { return }
-            self?.release(id)
+        let timer = deadline.map { deadline in
+            Task { @MainActor [weak self] in
+                do { try await deadline.wait() } catch { return }
+                self?.release(id)
+            }
         }
-        defer { timer.cancel() }
+        defer { timer?.cancel() }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 if Task.isCancelled {

@@ -41,6 +41,9 @@ public final class PermissionManager {
     public internal(set) var health: HealthAuthorization = .unknown
     /// Permissions whose request is under way.
     public internal(set) var requestsInFlight: Set<Permission> = []
+    /// Told of every change of the full location status (While Using vs Always, which
+    /// ``PermissionState`` does not tell apart).
+    @ObservationIgnored public var onLocationStatusChange: (@MainActor (LocationPermissionStatus) -> Void)?
 
     @ObservationIgnored let locationService: LocationService
     @ObservationIgnored let motion: any MotionAuthorizing
@@ -141,16 +144,32 @@ public final class PermissionManager {
     /// and Motion and HealthKit send no callback for that), and tells the location service, whose
     /// pending Always request then ends shortly unless answered.
     public func refresh() async {
-        await locationService.applicationDidBecomeActive()
-        await checkLocation()
-        checkMotion()
-        await checkHealth()
+        await applicationDidBecomeActive()
+        await checkAll()
     }
 
     /// The app resigned active (a system prompt took the screen, or the person is leaving); tells the
     /// location service that a pending request's prompt appeared.
     public func applicationWillResignActive() async {
         await locationService.applicationWillResignActive()
+    }
+
+    /// The app reached the background: a pending location request's alert is gone.
+    public func applicationDidEnterBackground() async {
+        await locationService.applicationDidEnterBackground()
+    }
+
+    /// The app is active again: tells the location service (a pending request whose prompt is gone
+    /// ends shortly), without re-reading anything; ``refresh()`` does both.
+    public func applicationDidBecomeActive() async {
+        await locationService.applicationDidBecomeActive()
+    }
+
+    /// Re-reads every permission without telling the location service anything.
+    public func checkAll() async {
+        await checkLocation()
+        checkMotion()
+        await checkHealth()
     }
 
     /// Opens the app's page in Settings, the only way to change a denied permission.

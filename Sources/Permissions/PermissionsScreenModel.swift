@@ -95,11 +95,6 @@ public final class PermissionsScreenModel {
         for permission in permissions { await manager.check(permission) }
     }
 
-    /// Call when the app becomes active again (back from Settings or from a system prompt).
-    public func sceneBecameActive() async {
-        await manager.refresh()
-    }
-
     /// Performs the card's button.
     public func performAction(for permission: Permission) async {
         switch card(for: permission).action {

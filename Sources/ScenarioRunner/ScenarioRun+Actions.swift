@@ -45,11 +45,11 @@ extension ScenarioRun {
             case .moveTo(let coordinate):
                 try device.moveTo(lat: coordinate.lat, lon: coordinate.lon)
             case .openPermissions:
-                let app = try foregroundApp(model: true)
+                let app = try activeApp()
                 guard app.permissionsScreen == nil else { throw StepRefused(description: "the permissions screen is already open") }
                 app.openPermissions()
             case .closePermissions:
-                let app = try foregroundApp(model: true)
+                let app = try activeApp()
                 guard let screen = app.permissionsScreen else {
                     throw StepRefused(description: "the permissions screen is not open")
                 }
@@ -111,7 +111,7 @@ extension ScenarioRun {
 
     /// The permissions screen's card button, if the card shows it now.
     private func tapPermission(_ name: Scenario.PermissionName, _ button: Scenario.CardButton) throws {
-        let app = try foregroundApp(model: true)
+        let app = try activeApp()
         guard let screen = app.permissionsScreen else { throw StepRefused(description: "the permissions screen is not open") }
         let permission: Permission =
             switch name {
@@ -144,10 +144,10 @@ extension ScenarioRun {
     }
 
     private func foregroundApp() throws -> AnimalListViewModel {
-        try foregroundApp(model: true).startup
+        try activeApp().startup
     }
 
-    private func foregroundApp(model: Bool) throws -> AppModel {
+    private func activeApp() throws -> AppModel {
         guard let app else { throw StepRefused(description: "the app is not running") }
         let phase = device.scenePhase
         guard phase == .active else {
@@ -217,7 +217,7 @@ extension ScenarioRun {
         }
     }
 
-    /// The coordinator's "open Settings": iOS switches to the app's page in Settings.
+    /// The app's "open Settings": iOS switches to the app's page in Settings.
     private func openSettingsForApp() {
         do {
             try device.openSettings()

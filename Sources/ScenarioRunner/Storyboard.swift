@@ -91,7 +91,7 @@ public enum Storyboard {
         case "systemAlertDismissed": "The iOS alert goes away unanswered."
         case "permissionsScreenShown": "They tap Permissions: a card each for Location, Motion & Fitness and Apple Health."
         case "permissionsScreenClosed": "They tap Done and are back on the listing."
-        case "permissionRequestStarted": "They tap Allow on the \(permissionName(text(line, "permission"))) card."
+        case "permissionRequestStarted": "From its card, they ask to allow \(permissionName(text(line, "permission")))."
         case "permissionRequestRefused":
             "PetSpot does not ask for \(permissionName(text(line, "permission"))): its Info.plist lacks the usage description "
                 + "(iOS would \(text(line, "permission") == "location" ? "ignore the request" : "stop the app")). The card says so."

@@ -34,7 +34,7 @@ public final class AnimalListViewModel {
         set { _ = newValue }
     }
 
-    /// Opens this app's page in Settings; set by the coordinator (MVVM-C).
+    /// Opens this app's page in Settings; set by whoever builds the screen (the iOS app, a scenario run).
     @ObservationIgnored public var onOpenAppSettings: (@MainActor () -> Void)?
     /// Receives every ``AppEvent`` as the machine's steps happen, for an event log.
     @ObservationIgnored public var onEvent: (@MainActor (AppEvent) -> Void)?

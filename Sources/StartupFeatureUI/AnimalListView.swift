@@ -8,17 +8,16 @@
     public struct AnimalListView: View {
         @Bindable private var viewModel: AnimalListViewModel
         @Environment(\.scenePhase) private var scenePhase
-        private let scenePhaseChanged: (@MainActor (AppScenePhase) -> Void)?
-        private let openPermissions: (@MainActor () -> Void)?
+        private let scenePhaseChanged: @MainActor (AppScenePhase) -> Void
+        private let openPermissions: @MainActor () -> Void
 
         /// - Parameters:
-        ///   - scenePhaseChanged: who hears scene phases (the app model, which tells this screen
-        ///     too); nil: the view model directly.
-        ///   - openPermissions: the toolbar's Permissions button; nil: no button.
+        ///   - scenePhaseChanged: who hears scene phases: the app model, which tells this screen too.
+        ///   - openPermissions: the toolbar's Permissions button.
         public init(
             viewModel: AnimalListViewModel,
-            scenePhaseChanged: (@MainActor (AppScenePhase) -> Void)? = nil,
-            openPermissions: (@MainActor () -> Void)? = nil
+            scenePhaseChanged: @escaping @MainActor (AppScenePhase) -> Void,
+            openPermissions: @escaping @MainActor () -> Void
         ) {
             self.viewModel = viewModel
             self.scenePhaseChanged = scenePhaseChanged
@@ -35,21 +34,15 @@
                 }
                 .navigationTitle(L10n.AnimalList.title)
                 .toolbar {
-                    if let openPermissions {
-                        Button("Permissions") { openPermissions() }
-                            .accessibilityIdentifier("animalList.permissions")
-                    }
+                    Button("Permissions") { openPermissions() }
+                        .accessibilityIdentifier("animalList.permissions")
                 }
             }
             .onAppear { viewModel.onAppear() }
             // Every phase is forwarded; on a return to active (background → inactive → active) the
             // view model re-checks the permission status, as `checkPermissionStatusChange()` does.
             .onChange(of: scenePhase) { _, newPhase in
-                if let scenePhaseChanged {
-                    scenePhaseChanged(AppScenePhase(newPhase))
-                } else {
-                    viewModel.scenePhaseChanged(to: AppScenePhase(newPhase))
-                }
+                scenePhaseChanged(AppScenePhase(newPhase))
             }
             .alert(L10n.Location.Permission.Popup.title, isPresented: $viewModel.showPermissionDeniedAlert) {
                 Button(L10n.Location.Permission.Popup.settingsButton) { viewModel.openSettings() }

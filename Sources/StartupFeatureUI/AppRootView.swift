@@ -1,5 +1,6 @@
 #if canImport(SwiftUI)
     import AppFeature
+    import Permissions
     import SwiftUI
 
     /// The whole app's screen: the listing, with a toolbar button that opens the permissions screen
@@ -19,7 +20,9 @@
             )
             .sheet(isPresented: $app.isPermissionsScreenPresented) {
                 if let screen = app.permissionsScreen {
+                    // Like Done, a swipe cannot close the screen while a request is under way.
                     PermissionsView(model: screen)
+                        .interactiveDismissDisabled(!screen.canContinue)
                 }
             }
         }

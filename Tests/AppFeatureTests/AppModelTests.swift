@@ -25,7 +25,8 @@ import TestSupport
 
         #expect(harness.app.isLocationAuthorized)
         #expect(harness.app.state(for: .location) == .authorized)
-        #expect(harness.logs.messages == ["location permission is now authorized"])
+        #expect(harness.logs.messages.contains("location permission is now authorized"))
+        #expect(harness.logs.messages.contains("location status is now authorizedWhenInUse"))
         #expect(harness.logs.labels == ["permissions"])
     }
 

@@ -119,4 +119,36 @@ import TestSupport
         #expect(await request.value == .notDetermined)
         #expect(await service.authorizationWaiterCount == 0)
     }
+
+    @Test func givenWhenInUseAlertUp_whenTheAppReachesTheBackground_thenTheWaitEndsAtOnceAndTheNextRequestAsksAgain() async {
+        let harness = Harness(status: .notDetermined)
+        let service = harness.service
+        let request = await harness.startAuthorizationRequest()
+        await service.applicationWillResignActive()
+
+        await service.applicationDidEnterBackground()
+
+        #expect(await request.value == .notDetermined)
+        let again = Task { await service.requestWhenInUseAuthorization() }
+        await harness.manager.waitForCalls(2)
+        #expect(harness.manager.calls == [.requestWhenInUseAuthorization, .requestWhenInUseAuthorization])
+        await harness.deliver(.authorizationChanged(.authorizedWhenInUse, .fullAccuracy))
+        #expect(await again.value == .authorizedWhenInUse)
+    }
+
+    @Test func givenWhenInUseAnsweredButItsCallbackNotYetHandled_whenAlwaysIsRequested_thenItIsAskedAndNeverJoinsTheOldWait() async {
+        let harness = Harness(status: .notDetermined)
+        let service = harness.service
+        let whenInUse = await harness.startAuthorizationRequest()
+        await service.applicationWillResignActive()
+        harness.manager.authorizationStatus = .authorizedWhenInUse
+
+        let always = Task { await service.requestAlwaysAuthorization() }
+        await harness.manager.waitForCalls(2)
+
+        #expect(await whenInUse.value == .authorizedWhenInUse)
+        #expect(harness.manager.calls == [.requestWhenInUseAuthorization, .requestAlwaysAuthorization])
+        harness.clock.advance(by: .seconds(1))
+        #expect(await always.value == AlwaysAuthorizationAnswer(status: .authorizedWhenInUse, promptAppeared: false))
+    }
 }

@@ -26,6 +26,7 @@ import Testing
         harness.clock.advance(by: .seconds(30))
 
         #expect(try await request.value == .notDetermined)
+        #expect(harness.manager.requestsInFlight.isEmpty)
     }
 
     @Test func givenWaitingHealthRequest_whenTheCallerIsCancelled_thenItIsReleasedAtOnce() async throws {

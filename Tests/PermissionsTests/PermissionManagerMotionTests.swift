@@ -101,6 +101,7 @@ import Testing
         harness.clock.advance(by: .seconds(1))
 
         #expect(try await request.value == .notDetermined)
+        #expect(harness.manager.requestsInFlight.isEmpty)
     }
 
     @Test func givenWaitingMotionRequest_whenTheCallerIsCancelled_thenItIsReleasedAtOnce() async throws {

@@ -77,7 +77,7 @@ import Testing
         let screen = model(harness)
         await screen.appear()
         harness.motion.setAllowedInSettings(false)
-        await screen.sceneBecameActive()
+        await harness.manager.refresh()
         #expect(screen.card(for: .motion).state == .denied)
     }
 

@@ -40,6 +40,8 @@ struct StoryExpectation {
         "edge-server-unreachable-retry": .init(finalListingWithLocation: true, popups: 0, failedQueries: 1),
         "one-app-grant-on-permissions-screen": .init(
             finalListingWithLocation: true, popups: 0, systemAlerts: 2, permissionStates: ["location": "authorized"]),
+        "permissions-motion-prompt-left": .init(
+            finalListingWithLocation: true, popups: 0, systemAlerts: 2, permissionStates: ["motion": "authorized"]),
         "us1-1-granted-while-using": .init(finalListingWithLocation: true, popups: 0),
         "us1-2-granted-always": .init(finalListingWithLocation: true, popups: 0),
         "us1-3-fresh-cached-fix": .init(finalListingWithLocation: true, popups: 0),
