@@ -91,8 +91,11 @@ extension DeviceConfiguration {
         public var preciseLocation: Bool
         /// Where the phone is; nil when no fix can be had (indoors, no signal).
         public var position: GeoCoordinate?
-        /// How long `requestLocation()` takes to find a fix.
+        /// How long `requestLocation()` takes to find a fix at 100 m or better (GPS).
         public var fixDelay: Duration
+        /// How long it takes at a kilometre or coarser, from Wi-Fi and cell towers (rule 14); never
+        /// longer than ``fixDelay``.
+        public var coarseFixDelay: Duration
         /// How long `requestLocation()` tries before failing with `locationUnknown` when no fix is possible.
         public var noFixTimeout: Duration
         /// The last fix the system already has at start, if any.
@@ -112,6 +115,7 @@ extension DeviceConfiguration {
             preciseLocation: Bool = true,
             position: GeoCoordinate? = nil,
             fixDelay: Duration = .seconds(2),
+            coarseFixDelay: Duration = .milliseconds(300),
             noFixTimeout: Duration = .seconds(10),
             cachedFix: CachedFix? = nil,
             deliversCachedFixOnRequest: Bool = false,
@@ -124,6 +128,7 @@ extension DeviceConfiguration {
             self.preciseLocation = preciseLocation
             self.position = position
             self.fixDelay = fixDelay
+            self.coarseFixDelay = coarseFixDelay
             self.noFixTimeout = noFixTimeout
             self.cachedFix = cachedFix
             self.deliversCachedFixOnRequest = deliversCachedFixOnRequest

@@ -4,7 +4,8 @@ import PetSpotDomain
 
 /// `requestLocation()`, the cached fix and reduced accuracy (rules 11, 13–18).
 extension LocationSubsystem {
-    /// Rule 13–16: one outcome per request, after the fix delay; one request in flight at a time.
+    /// Rule 13–16: one outcome per request, after the fix delay; one request in flight at a time. A
+    /// kilometre-accuracy fix comes sooner than a precise one (rule 14).
     func requestLocation(from manager: SimulatedLocationManager) {
         guard manager.isAlive, let device else { return }
         if manager.pendingRequest != nil {
@@ -14,6 +15,7 @@ extension LocationSubsystem {
         let delay: Duration =
             if !status.isAuthorized || useCachedFix { .zero }
             else if position == nil { configuration.noFixTimeout }
+            else if manager.desiredAccuracy.meters >= 1_000 { min(configuration.coarseFixDelay, configuration.fixDelay) }
             else { configuration.fixDelay }
         device.record(.locationRequestStarted(manager: manager.id))
         manager.pendingRequest = device.schedule(after: delay) { [weak self, weak manager] in

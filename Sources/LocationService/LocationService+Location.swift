@@ -5,8 +5,9 @@ extension LocationService {
     /// One current location, or nil.
     ///
     /// Nil when not authorized (the manager is not touched), on a failure, when no fix comes within
-    /// ``Configuration/locationTimeout``, and when the calling task is cancelled. A cached fix no older
-    /// than ``Configuration/maximumCachedFixAge`` is returned at once. Callers that arrive while a
+    /// ``Configuration/locationTimeout``, when the calling task is cancelled, and when the request
+    /// delivers only a fix older than ``Configuration/maximumCachedFixAge``. A cached fix no older than
+    /// that is returned at once. Callers that arrive while a
     /// request is in flight share its outcome.
     public func requestLocation() async -> UserLocation? {
         startHandlingEvents()
@@ -24,7 +25,8 @@ extension LocationService {
         }
     }
 
-    private func isFresh(_ location: UserLocation) -> Bool {
+    /// Whether `location` is no older than ``Configuration/maximumCachedFixAge``.
+    func isFresh(_ location: UserLocation) -> Bool {
         let age = now().timeIntervalSince(location.timestamp)
         let limit = Double(configuration.maximumCachedFixAge.components.seconds)
             + Double(configuration.maximumCachedFixAge.components.attoseconds) / 1e18

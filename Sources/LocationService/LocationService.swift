@@ -28,9 +28,13 @@ public actor LocationService: LocationServiceProtocol {
         public var settleDelay: Duration
         /// How long `requestLocation()` waits for a fix (the seeds' 5 s).
         public var locationTimeout: Duration
-        /// How old a cached fix may be and still be returned at once.
+        /// How old a fix may be and still count as the current location, whether it is the manager's
+        /// cached `location` or a fix a request delivers (iOS may answer a request with an old one,
+        /// rule 18). An older fix is never used.
         public var maximumCachedFixAge: Duration
-        /// The accuracy asked of the manager: "nearby pets" needs no more than 100 m.
+        /// The accuracy asked of the manager. Pets are searched within 50 km and coordinates leave the
+        /// device rounded to about 1 km, so a kilometre is enough; Wi-Fi and cell towers give such a
+        /// fix far sooner than GPS gives a 100 m one (rule 14).
         public var desiredAccuracy: LocationAccuracy
 
         public init(
@@ -39,7 +43,7 @@ public actor LocationService: LocationServiceProtocol {
             settleDelay: Duration = .seconds(1),
             locationTimeout: Duration = .seconds(5),
             maximumCachedFixAge: Duration = .seconds(120),
-            desiredAccuracy: LocationAccuracy = .hundredMeters
+            desiredAccuracy: LocationAccuracy = .kilometer
         ) {
             self.authorizationTimeout = authorizationTimeout
             self.promptAppearanceTimeout = promptAppearanceTimeout
@@ -185,7 +189,9 @@ public actor LocationService: LocationServiceProtocol {
         case .authorizationChanged(let status, _):
             authorizationChanged(to: status)
         case .locationsUpdated(let fixes):
-            finishLocationRequest(with: fixes.last(where: { $0.horizontalAccuracy >= 0 })?.userLocation)
+            // The newest valid fix, if it is fresh: an old one is not "the current location".
+            let newest = fixes.last(where: { $0.horizontalAccuracy >= 0 })?.userLocation
+            finishLocationRequest(with: newest.flatMap { isFresh($0) ? $0 : nil })
         case .failed:
             finishLocationRequest(with: nil)
         }

@@ -146,6 +146,25 @@ import Testing
         }
     }
 
+    @Test func rule14_givenKilometreAccuracyAsked_whenRequestingLocation_thenTheCoarseFixComesAfterTheCoarseDelay() async throws {
+        let harness = DeviceHarness {
+            Self.authorized(&$0)
+            $0.location.coarseFixDelay = .milliseconds(300)
+        }
+        let manager = try await harness.launched()
+        manager.desiredAccuracy = .kilometer
+        manager.requestLocation()
+        await harness.advance(by: .milliseconds(299))
+        #expect(harness.callbacks.count == 1)
+
+        await harness.advance(by: .milliseconds(1))
+        guard case .locationsUpdated(let fixes) = harness.callbacks.last else {
+            Issue.record("expected a fix at 300 ms, got \(String(describing: harness.callbacks.last))")
+            return
+        }
+        #expect(fixes.map(\.horizontalAccuracy) == [1_000])
+    }
+
     @Test func rule14_givenNoFixPossible_whenRequestingLocation_thenLocationUnknownAfterTheTimeout() async throws {
         let harness = DeviceHarness {
             Self.authorized(&$0)

@@ -37,7 +37,7 @@ import TestSupport
         await harness.deliver(.locationsUpdated([fresh]))
 
         #expect(await request.value == fresh.userLocation)
-        #expect(harness.manager.calls == [.requestLocation(.hundredMeters)])
+        #expect(harness.manager.calls == [.requestLocation(.kilometer)])
     }
 
     @Test func givenSeveralFixesInOneCallback_whenDelivered_thenTheNewestValidOneIsReturned() async {
@@ -49,6 +49,26 @@ import TestSupport
         await harness.deliver(.locationsUpdated([older, newest, Harness.fix(lat: 3, lon: 3, accuracy: -1)]))
 
         #expect(await request.value == newest.userLocation)
+    }
+
+    // Rule 18: iOS may answer a request with an old cached fix; it is not the current location.
+    @Test func givenWaitingRequest_whenTheRequestDeliversAFixOlderThanTheFreshnessBound_thenNil() async {
+        let harness = Harness(status: .authorizedWhenInUse)
+        let request = await harness.startLocationRequest()
+
+        await harness.deliver(.locationsUpdated([Harness.fix(age: 121)]))
+
+        #expect(await request.value == nil)
+    }
+
+    @Test func givenWaitingRequest_whenTheRequestDeliversAFixWithinTheFreshnessBound_thenItIsReturned() async {
+        let harness = Harness(status: .authorizedWhenInUse)
+        let request = await harness.startLocationRequest()
+        let recent = Harness.fix(age: 120)
+
+        await harness.deliver(.locationsUpdated([recent]))
+
+        #expect(await request.value == recent.userLocation)
     }
 
     @Test func givenWaitingRequest_whenTheManagerFails_thenNil() async {
@@ -68,7 +88,7 @@ import TestSupport
 
         #expect(await request.value == nil)
         await harness.manager.waitForCalls(2)
-        #expect(harness.manager.calls == [.requestLocation(.hundredMeters), .stopUpdatingLocation])
+        #expect(harness.manager.calls == [.requestLocation(.kilometer), .stopUpdatingLocation])
     }
 
     @Test func givenInjectedTimeout_whenItPasses_thenNilAtThatTimeAndNotBefore() async {
@@ -172,7 +192,7 @@ import TestSupport
         await harness.deliver(.locationsUpdated([fix]))
 
         #expect(await second.value == fix.userLocation)
-        #expect(harness.manager.calls == [.requestLocation(.hundredMeters)])
+        #expect(harness.manager.calls == [.requestLocation(.kilometer)])
     }
 
     @Test func givenConcurrentCallers_whenOneFixArrives_thenOneRequestServesThemAll() async {
@@ -185,7 +205,7 @@ import TestSupport
         await harness.deliver(.locationsUpdated([fix]))
 
         for caller in callers { #expect(await caller.value == fix.userLocation) }
-        #expect(harness.manager.calls == [.requestLocation(.hundredMeters)])
+        #expect(harness.manager.calls == [.requestLocation(.kilometer)])
     }
 
     @Test func givenWaitingRequest_whenStatusChangesToDenied_thenNilAtOnce() async {
