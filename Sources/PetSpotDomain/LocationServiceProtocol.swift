@@ -3,6 +3,10 @@ public protocol LocationServiceProtocol: Sendable {
     /// The current authorization status, answered without blocking.
     var authorizationStatus: LocationPermissionStatus { get async }
 
+    /// Whether Location Services are on for the whole device; when they are off, the status reads
+    /// `.denied` whatever the person chose for this app.
+    var locationServicesEnabled: Bool { get async }
+
     /// Asks for "When In Use" permission if it was never asked, and returns the resulting status.
     /// Returns at once when nothing will be asked.
     func requestWhenInUseAuthorization() async -> LocationPermissionStatus

@@ -16,6 +16,8 @@ public enum AccessibilityIdentifiers {
         public static let empty = "startup.animalList.empty"
         public static let error = "startup.animalList.error"
         public static let retry = "startup.animalList.retry"
+        /// The notice above a listing shown because nobody is within the search radius.
+        public static let nothingNearby = "startup.animalList.nothingNearby"
 
         /// One row, by the animal's id.
         public static func row(id: String) -> String { "startup.animalList.row.\(id)" }

@@ -20,6 +20,11 @@ extension AnimalListViewModel {
         return listing.animals.isEmpty ? .empty : .animals(listing.animals)
     }
 
+    /// Said above a listing shown because nobody is within the search radius; nil otherwise.
+    public var nothingNearbyNotice: String? {
+        state.listing?.isFallbackForNothingNearby == true ? L10n.AnimalList.nothingNearby : nil
+    }
+
     /// The error with Retry shown above earlier results; nil when there are none or no error.
     public var errorBanner: String? {
         state.listing == nil ? nil : errorMessage

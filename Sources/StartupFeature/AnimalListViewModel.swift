@@ -24,10 +24,12 @@ public final class AnimalListViewModel {
     public var locationPermissionStatus: LocationPermissionStatus { state.permissionStatus }
     public var currentLocation: UserLocation? { state.currentLocation }
 
-    /// Whether the custom denied/restricted popup shows (bind it to `.alert(isPresented:)`).
+    /// The custom popup's words while it shows, by its cause; nil when it does not show.
+    public var permissionPopup: PermissionPopupContent? { state.popup.map(PermissionPopupContent.init(reason:)) }
+
+    /// Whether the custom popup shows (the seed's name; ``permissionPopup`` says what it says).
     ///
-    /// Writes are ignored: SwiftUI writes `false` as an alert closes, possibly before the tapped
-    /// button's action runs, and the popup may only close through ``openSettings()`` or
+    /// Writes are ignored: the popup may only close through ``openSettings()`` or
     /// ``continueWithoutLocation()`` (both of its buttons call one of them).
     public var showPermissionDeniedAlert: Bool {
         get { state.isPopupPresented }
@@ -82,6 +84,16 @@ public final class AnimalListViewModel {
     /// Retry after a failed query.
     public func retry() { send(.retryTapped) }
 
+    /// Pull to refresh: re-reads the status, locates when authorized and queries; returns when the
+    /// load has finished (what `.refreshable` waits for).
+    public func refresh() async {
+        requestRefresh()
+        await waitUntilIdle()
+    }
+
+    /// Starts what ``refresh()`` does without waiting for it.
+    public func requestRefresh() { send(.refreshRequested) }
+
     /// The app's scene phase changed; a return to active re-checks the status (FR-011).
     public func scenePhaseChanged(to phase: AppScenePhase) { send(.scenePhaseChanged(phase)) }
 
@@ -89,7 +101,8 @@ public final class AnimalListViewModel {
     /// everything it started has finished.
     public func checkPermissionStatusChange() async {
         let status = await locationService.authorizationStatus
-        send(.statusChecked(status))
+        let servicesOn = status == .denied ? await locationService.locationServicesEnabled : true
+        send(.statusChecked(status, locationServicesEnabled: servicesOn))
         await waitUntilIdle()
     }
 
@@ -142,7 +155,12 @@ public final class AnimalListViewModel {
         case .observeStatusChanges:
             track { self.observe(await locationService.authorizationStatusUpdates()) }
         case .checkStatus:
-            track { self.send(.statusChecked(await locationService.authorizationStatus)) }
+            track {
+                let status = await locationService.authorizationStatus
+                // Rule 7: with Location Services off the status reads `.denied`; only then is it asked.
+                let servicesOn = status == .denied ? await locationService.locationServicesEnabled : true
+                self.send(.statusChecked(status, locationServicesEnabled: servicesOn))
+            }
         case .requestAuthorization:
             track { self.send(.authorizationAnswered(await locationService.requestWhenInUseAuthorization())) }
         case .requestLocation:

@@ -25,10 +25,14 @@ public enum AppEvent: Equatable, Sendable {
     case queryFinished(count: Int)
     case queryFailed(reason: String)
     case listingShown(count: Int, withLocation: Bool)
-    case customPopupShown
+    /// The query near the person found nobody within the radius; the listing without coordinates follows.
+    case noPetsNearby
+    case customPopupShown(reason: PermissionPopupReason)
     case customPopupDismissed(PopupDismissal)
     case settingsOpened
     case retryTapped
+    /// Pull to refresh started a load.
+    case refreshRequested
 
     /// The log lines for one step of ``StartupMachine``: what the event did, then what it started.
     public static func describing(
@@ -43,7 +47,7 @@ public enum AppEvent: Equatable, Sendable {
             if !before.hasAppeared { log.append(.screenAppeared) }
         case .scenePhaseChanged(let phase):
             log.append(.scenePhaseChanged(phase))
-        case .statusChecked(let status):
+        case .statusChecked(let status, _):
             log.append(.permissionChecked(status))
         case .authorizationAnswered(let status), .statusChanged(let status):
             // The answer to iOS's alert is logged once, from whichever delivery came first; the
@@ -59,24 +63,28 @@ public enum AppEvent: Equatable, Sendable {
                 log.append(location == nil ? .locationUnavailable : .locationObtained)
             }
         case .animalsLoaded(let animals):
-            if case .querying(let location) = before.activity {
-                log.append(.queryFinished(count: animals.count))
-                log.append(.listingShown(count: animals.count, withLocation: location != nil))
+            if before.isQuerying { log.append(.queryFinished(count: animals.count)) }
+            if after.activity == .queryingFallbackForNothingNearby {
+                log.append(.noPetsNearby)
+            } else if before.isQuerying, let listing = after.listing {
+                log.append(.listingShown(count: animals.count, withLocation: listing.queriedNearLocation))
             }
         case .animalsFailed(let reason):
-            if case .querying = before.activity { log.append(.queryFailed(reason: reason)) }
+            if before.isQuerying { log.append(.queryFailed(reason: reason)) }
         case .popupSettingsTapped:
             if before.isPopupPresented { log.append(.customPopupDismissed(.goToSettings)) }
         case .popupCancelTapped:
             if before.isPopupPresented { log.append(.customPopupDismissed(.cancel)) }
         case .retryTapped:
             if !effects.isEmpty { log.append(.retryTapped) }
+        case .refreshRequested:
+            if !effects.isEmpty { log.append(.refreshRequested) }
         }
         if let pending = after.pendingStatus, pending != before.pendingStatus {
             log.append(.permissionChangeDeferred(pending))
         }
-        if !before.isPopupPresented, after.isPopupPresented {
-            log.append(.customPopupShown)
+        if !before.isPopupPresented, let reason = after.popup {
+            log.append(.customPopupShown(reason: reason))
         }
         let tapped = event == .popupSettingsTapped || event == .popupCancelTapped
         if before.isPopupPresented, !after.isPopupPresented, !tapped {

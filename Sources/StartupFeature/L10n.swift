@@ -12,6 +12,10 @@ public enum L10n {
                 public static var message: String { string("location_permission_popup_message") }
                 public static var settingsButton: String { string("location_permission_popup_settings_button") }
                 public static var cancelButton: String { string("location_permission_popup_cancel_button") }
+                public static var restrictedTitle: String { string("location_permission_popup_restricted_title") }
+                public static var restrictedMessage: String { string("location_permission_popup_restricted_message") }
+                public static var servicesOffTitle: String { string("location_permission_popup_services_off_title") }
+                public static var servicesOffMessage: String { string("location_permission_popup_services_off_message") }
             }
         }
     }
@@ -20,6 +24,8 @@ public enum L10n {
         public static var title: String { string("animal_list_title") }
         public static var loading: String { string("animal_list_loading") }
         public static var empty: String { string("animal_list_empty") }
+        /// Above a listing shown because nobody is within the search radius.
+        public static var nothingNearby: String { string("animal_list_nothing_nearby") }
         public static var errorMessage: String { string("animal_list_error_message") }
         public static var retryButton: String { string("animal_list_retry_button") }
 
@@ -36,9 +42,14 @@ public enum L10n {
         "location_permission_popup_message",
         "location_permission_popup_settings_button",
         "location_permission_popup_cancel_button",
+        "location_permission_popup_restricted_title",
+        "location_permission_popup_restricted_message",
+        "location_permission_popup_services_off_title",
+        "location_permission_popup_services_off_message",
         "animal_list_title",
         "animal_list_loading",
         "animal_list_empty",
+        "animal_list_nothing_nearby",
         "animal_list_error_message",
         "animal_list_retry_button",
         "animal_list_distance_format",

@@ -2,34 +2,72 @@ import PetSpotDomain
 
 extension StartupMachine {
     /// Starts the pipeline for `status`: ask, locate, or query without coordinates.
-    /// - Parameter isFirstCheck: Whether this is the screen's first check, the only time iOS's alert
-    ///   (FR-003) or the custom popup (FR-004) may come with a load. A retry only loads: the person
-    ///   who answered "Don't Allow" and retries gets no popup for that answer.
+    /// - Parameters:
+    ///   - isFirstCheck: Whether this is the screen's first check, the only time iOS's alert (FR-003)
+    ///     or the custom popup (FR-004) may come with a load. A retry or a refresh only loads: the
+    ///     person who answered "Don't Allow" and retries gets no popup for that answer.
+    ///   - locationServicesEnabled: False when Location Services are off for the whole phone, which
+    ///     iOS reports as `.denied` (rule 7); the popup then says where to turn them on.
     static func startLoad(
         for status: LocationPermissionStatus,
         isFirstCheck: Bool,
+        locationServicesEnabled: Bool = true,
         in state: inout State
     ) -> [Effect] {
+        let previous = state.permissionStatus
+        state.permissionStatus = status
         if status.isAuthorized {
+            state.popup = nil  // a refresh after a grant: the popup has nothing left to say
             return startLocating(in: &state)  // FR-002
         }
-        if status == .notDetermined, isFirstCheck {
+        state.currentLocation = nil
+        if status == .notDetermined, isFirstCheck || state.needsAuthorizationRequest || previous != .notDetermined {
             // FR-003: iOS's alert shows. SC-001/FR-007: the query without coordinates starts behind it
             // at once, as behind the custom popup (departure 5); the answer is handled when it comes
             // (see `answerAuthorization`).
-            state.isAwaitingAuthorizationAnswer = true
-            return [.requestAuthorization] + startQuery(near: nil, in: &state)
+            return ask(in: &state)
         }
-        if status.shouldShowCustomPopup, isFirstCheck {
-            presentPopupIfNotShownYet(in: &state)  // FR-004, FR-013
+        if isFirstCheck {
+            // FR-004, FR-013: the popup, by cause, on the session's first check only.
+            switch status {
+            case .restricted: state.popup = .restricted
+            case .denied: state.popup = locationServicesEnabled ? .denied : .locationServicesOff
+            case .notDetermined, .authorizedWhenInUse, .authorizedAlways: break
+            }
         }
         // Departure 5 / SC-001: the query without coordinates starts at once, behind the popup.
         return startQuery(near: nil, in: &state)  // FR-007, FR-009
     }
 
+    /// iOS's alert and, behind it, the query without coordinates (FR-003, SC-001).
+    static func ask(in state: inout State) -> [Effect] {
+        state.needsAuthorizationRequest = false
+        state.isAwaitingAuthorizationAnswer = true
+        return [.requestAuthorization] + startQuery(near: nil, in: &state)
+    }
+
+    /// Asks iOS again after the status went back to `.notDetermined`, if iOS can show its alert now
+    /// (the app is active) and nothing runs; otherwise the request stays due.
+    static func askAgainIfPossible(in state: inout State) -> [Effect] {
+        guard state.needsAuthorizationRequest, state.permissionStatus == .notDetermined else {
+            state.needsAuthorizationRequest = false
+            return []
+        }
+        guard state.scenePhase == .active, state.activity == .idle, !state.isAwaitingAuthorizationAnswer else { return [] }
+        return ask(in: &state)
+    }
+
     static func startLocating(in state: inout State) -> [Effect] {
         state.activity = .locating
+        state.loadFailure = nil  // no dead Retry: the error goes as soon as a new load starts
         return [.requestLocation]
+    }
+
+    /// Re-reads the status, then loads as it says (pull to refresh, a return to the app).
+    static func recheckAndLoad(in state: inout State) -> [Effect] {
+        state.activity = .checkingStatus
+        state.loadFailure = nil
+        return [.checkStatus]
     }
 
     /// Starts the one query; coordinates leave the device rounded (departure 6).
@@ -38,12 +76,6 @@ extension StartupMachine {
         state.activity = .querying(near: sent)
         state.loadFailure = nil
         return [.fetchAnimals(near: sent)]
-    }
-
-    static func presentPopupIfNotShownYet(in state: inout State) {
-        guard !state.hasShownPopup else { return }
-        state.hasShownPopup = true
-        state.isPopupPresented = true
     }
 
     /// A status seen on the stream, on a re-check or as the request's return (FR-010, FR-011).
@@ -70,7 +102,7 @@ extension StartupMachine {
         guard status.isAuthorized else {
             // FR-009: "Don't Allow": the listing without location is shown or on its way. FR-003 and
             // not FR-004: the person just answered iOS's own alert, so the custom popup does not
-            // follow it (its once-per-session turn stays unused).
+            // follow it.
             state.permissionStatus = status
             state.pendingStatus = nil
             state.currentLocation = nil
@@ -86,7 +118,7 @@ extension StartupMachine {
     }
 
     static func applyPendingStatus(in state: inout State) -> [Effect] {
-        guard let pending = state.pendingStatus else { return [] }
+        guard let pending = state.pendingStatus else { return askAgainIfPossible(in: &state) }
         state.pendingStatus = nil
         return applyStatusChange(to: pending, in: &state)
     }
@@ -95,18 +127,22 @@ extension StartupMachine {
     static func applyStatusChange(to status: LocationPermissionStatus, in state: inout State) -> [Effect] {
         let previous = state.permissionStatus
         state.permissionStatus = status
+        if status == .notDetermined, previous != .notDetermined {
+            // Rules 5 and 7: back to "not determined" in this session; ask again as on a first launch.
+            state.currentLocation = nil
+            state.needsAuthorizationRequest = true
+        }
+        if state.needsAuthorizationRequest { return askAgainIfPossible(in: &state) }
         guard status != previous else { return [] }
         if status.isAuthorized {
             // The popup asks for exactly this; once granted it has nothing left to say.
-            state.isPopupPresented = false
+            state.popup = nil
             // FR-011: a grant fetches a location and refreshes the listing.
             return previous.isAuthorized ? [] : startLocating(in: &state)
         }
         // Revoked or lapsed: the location is no longer ours to use; the next query goes without it.
+        // No popup: the person just made this change themselves (FR-004 is the first check's).
         state.currentLocation = nil
-        if status.shouldShowCustomPopup {
-            presentPopupIfNotShownYet(in: &state)  // FR-013: not again if shown this session
-        }
         return []
     }
 
@@ -121,9 +157,17 @@ extension StartupMachine {
         case .active:
             // iOS goes background → inactive → active, so "returned" means "was in the background
             // since the last time it was active" (FR-011: re-check on return from Settings).
-            guard state.hasBeenInBackground else { return [] }
+            guard state.hasBeenInBackground else { return askAgainIfPossible(in: &state) }
             state.hasBeenInBackground = false
-            return state.hasAppeared ? [.checkStatus] : []
+            guard state.hasAppeared else { return [] }
+            if state.hasCheckedStatus, state.activity == .idle, state.permissionStatus.isAuthorized,
+                state.listing?.queriedNearLocation != true
+            {
+                // The listing had to do without the person's location (no fix, too slow, failed):
+                // try again now, as a refresh does.
+                return recheckAndLoad(in: &state)
+            }
+            return [.checkStatus]
         }
     }
 }

@@ -21,7 +21,10 @@ import PetSpotDomain
 /// real answer counts (``State/isAwaitingAuthorizationAnswer``): "Allow" locates and queries again
 /// near the person, after the running query if it still runs (FR-002, FR-015); "Don't Allow" adds
 /// nothing, and never the custom popup, since the person just answered iOS's alert. A retry only
-/// loads: it neither asks nor shows the popup.
+/// loads: it neither asks nor shows the popup. Pull to refresh re-reads the status and loads; so does a
+/// return to the app when an authorized person's listing had to do without their location. When the
+/// status goes back to `.notDetermined` in a session, iOS is asked again as on a first launch, once
+/// the app is active.
 public enum StartupMachine {
     /// Applies `event` to `state` and returns what must be done next, in order.
     public static func reduce(_ state: inout State, _ event: Event) -> [Effect] {
@@ -36,11 +39,14 @@ public enum StartupMachine {
             // A later appearance re-reads the status as an observation; it does not restart the load.
             return [.checkStatus]
 
-        case .statusChecked(let status):
+        case .statusChecked(let status, let locationServicesEnabled):
             guard state.activity == .checkingStatus else { return observe(status, in: &state) }
-            state.permissionStatus = status
+            let isFirstCheck = !state.hasCheckedStatus
+            state.hasCheckedStatus = true
             if state.pendingStatus == status { state.pendingStatus = nil }
-            return startLoad(for: status, isFirstCheck: true, in: &state)
+            return startLoad(
+                for: status, isFirstCheck: isFirstCheck, locationServicesEnabled: locationServicesEnabled, in: &state
+            )
 
         case .authorizationAnswered(let status):
             // `.notDetermined` means the bounded wait ended without an answer: no news, and never a
@@ -51,20 +57,33 @@ public enum StartupMachine {
 
         case .locationResult(let location):
             guard state.activity == .locating else { return [] }
-            state.currentLocation = location
+            // US4-4: a revocation seen while the fix was on its way wins; the query goes without it.
+            let usable = state.latestKnownStatus.isAuthorized ? location : nil
+            state.currentLocation = usable
             // FR-008 with a location; FR-009/FR-014 without one.
-            return startQuery(near: location, in: &state)
+            return startQuery(near: usable, in: &state)
 
         case .animalsLoaded(let animals):
-            guard case .querying(let location) = state.activity else { return [] }
-            // FR-012: the listing shows when its query completes.
-            state.listing = Listing(animals: animals, queriedNearLocation: location != nil)
+            switch state.activity {
+            case .querying(.some) where animals.isEmpty:
+                // Nobody within the radius: a located listing is never empty while there are pets, so
+                // the listing without coordinates follows, and the screen says why.
+                state.activity = .queryingFallbackForNothingNearby
+                return [.fetchAnimals(near: nil)]
+            case .querying(let location):
+                // FR-012: the listing shows when its query completes.
+                state.listing = Listing(animals: animals, queriedNearLocation: location != nil)
+            case .queryingFallbackForNothingNearby:
+                state.listing = Listing(animals: animals, queriedNearLocation: false, isFallbackForNothingNearby: true)
+            case .idle, .checkingStatus, .locating:
+                return []
+            }
             state.loadFailure = nil
             state.activity = .idle
             return applyPendingStatus(in: &state)
 
         case .animalsFailed(let reason):
-            guard case .querying = state.activity else { return [] }
+            guard state.isQuerying else { return [] }
             // Earlier results stay; the error offers Retry.
             state.loadFailure = reason
             state.activity = .idle
@@ -72,12 +91,12 @@ public enum StartupMachine {
 
         case .popupSettingsTapped:
             guard state.isPopupPresented else { return [] }
-            state.isPopupPresented = false
+            state.popup = nil
             return [.openSettings]  // FR-005
 
         case .popupCancelTapped:
             // FR-006: the query without coordinates already started behind the popup.
-            state.isPopupPresented = false
+            state.popup = nil
             return []
 
         case .scenePhaseChanged(let phase):
@@ -88,7 +107,13 @@ public enum StartupMachine {
 
         case .retryTapped:
             guard state.hasAppeared, state.activity == .idle else { return [] }
+            let asked = askAgainIfPossible(in: &state)
+            if !asked.isEmpty { return asked }
             return startLoad(for: state.permissionStatus, isFirstCheck: false, in: &state)
+
+        case .refreshRequested:
+            guard state.hasCheckedStatus, state.activity == .idle else { return [] }
+            return recheckAndLoad(in: &state)
         }
     }
 }

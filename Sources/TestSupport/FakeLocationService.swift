@@ -8,6 +8,7 @@ public final class FakeLocationService: LocationServiceProtocol {
         var status: LocationPermissionStatus
         var statusAfterRequest: LocationPermissionStatus?
         var location: UserLocation?
+        var locationServicesEnabled = true
         var requestAuthorizationCallCount = 0
         var requestLocationCallCount = 0
         var subscribers: [AsyncStream<LocationPermissionStatus>.Continuation] = []
@@ -35,6 +36,16 @@ public final class FakeLocationService: LocationServiceProtocol {
     public var stubbedLocation: UserLocation? {
         get { state.value.location }
         set { state.withValue { $0.location = newValue } }
+    }
+
+    /// What ``locationServicesEnabled`` answers.
+    public var stubbedLocationServicesEnabled: Bool {
+        get { state.value.locationServicesEnabled }
+        set { state.withValue { $0.locationServicesEnabled = newValue } }
+    }
+
+    public var locationServicesEnabled: Bool {
+        get async { stubbedLocationServicesEnabled }
     }
 
     public var requestAuthorizationCalled: Bool { state.value.requestAuthorizationCallCount > 0 }

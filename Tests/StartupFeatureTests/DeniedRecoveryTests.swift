@@ -18,7 +18,7 @@ struct DeniedRecoveryTests {
         #expect(await screen.queriedLocations == [nil])
         #expect(screen.viewModel.animals.count == 4)
         #expect(screen.recorder.events == [
-            .screenAppeared, .permissionChecked(.denied), .customPopupShown, .queryStarted(withLocation: false),
+            .screenAppeared, .permissionChecked(.denied), .customPopupShown(reason: .denied), .queryStarted(withLocation: false),
             .queryFinished(count: 4), .listingShown(count: 4, withLocation: false),
         ])
     }
@@ -85,7 +85,7 @@ struct DeniedRecoveryTests {
         await screen.returnFromBackground()
 
         #expect(screen.viewModel.showPermissionDeniedAlert == false)
-        #expect(screen.recorder.count(of: .customPopupShown) == 1)
+        #expect(screen.recorder.popupsShown == [.denied])
         #expect(await screen.repository.queryCount == 1)
     }
 
@@ -99,6 +99,6 @@ struct DeniedRecoveryTests {
         await second.appear()
 
         #expect(second.viewModel.showPermissionDeniedAlert)
-        #expect(second.recorder.count(of: .customPopupShown) == 1)
+        #expect(second.recorder.popupsShown == [.denied])
     }
 }

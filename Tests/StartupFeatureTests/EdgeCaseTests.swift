@@ -82,7 +82,7 @@ struct EdgeCaseTests {
         await screen.returnFromBackground()
 
         #expect(screen.viewModel.showPermissionDeniedAlert)
-        #expect(screen.recorder.count(of: .customPopupShown) == 1)
+        #expect(screen.recorder.popupsShown == [.denied])
         #expect(await screen.repository.queryCount == 1)
         screen.viewModel.openSettings()
         #expect(screen.settingsOpenCount == 1)

@@ -12,6 +12,11 @@ final class EventRecorder {
         viewModel.onEvent = { [weak self] event in self?.record(event) }
     }
 
+    /// The causes of every custom popup shown, in order.
+    var popupsShown: [PermissionPopupReason] {
+        events.compactMap { if case .customPopupShown(let reason) = $0 { reason } else { nil } }
+    }
+
     func count(of event: AppEvent) -> Int {
         events.filter { $0 == event }.count
     }

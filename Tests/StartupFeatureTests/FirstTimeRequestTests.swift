@@ -49,7 +49,7 @@ struct FirstTimeRequestTests {
         #expect(screen.viewModel.animals.count == 4)
         // The person just answered iOS's own alert; the custom popup does not follow it.
         #expect(screen.viewModel.showPermissionDeniedAlert == false)
-        #expect(!screen.recorder.events.contains(.customPopupShown))
+        #expect(screen.recorder.popupsShown.isEmpty)
     }
 
     // US2-4, FR-007, SC-001
@@ -75,7 +75,7 @@ struct FirstTimeRequestTests {
         #expect(await screen.queriedLocations == [nil])
         #expect(screen.viewModel.animals.count == 4)
         #expect(screen.locationService.requestLocationCallCount == 0)
-        #expect(screen.recorder.count(of: .customPopupShown) == 0)
+        #expect(screen.recorder.popupsShown.isEmpty)
     }
 
     // FR-015, FR-011: the request returned without an answer and the person allows later, while the

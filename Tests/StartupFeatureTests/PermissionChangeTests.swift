@@ -93,19 +93,21 @@ struct PermissionChangeTests {
 
         #expect(await screen.queriedLocations == [nil, StartupScreen.sentWarsaw, nil])
         #expect(screen.viewModel.showPermissionDeniedAlert == false)
-        #expect(screen.recorder.count(of: .customPopupShown) == 1)
+        #expect(screen.recorder.popupsShown == [.denied])
         #expect(screen.viewModel.listingWasQueriedWithoutLocation)
     }
 
-    // FR-004, FR-013: revoked for the first time this session: the popup shows, once.
-    @Test func givenGrantedAndNoPopupYet_whenPermissionRevoked_thenPopupShownOnceWithoutNewQuery() async {
+    // FR-004, FR-013: the popup belongs to the session's first check; a change made later (in Settings,
+    // by device management) does not bring it, and starts no query.
+    @Test func givenGrantedAndNoPopupYet_whenPermissionRevoked_thenNoPopupAndNoNewQuery() async {
         let screen = StartupScreen(status: .authorizedWhenInUse)
         await screen.appear()
 
         await screen.statusChanges(to: .restricted)
 
-        #expect(screen.viewModel.showPermissionDeniedAlert)
-        #expect(screen.recorder.count(of: .customPopupShown) == 1)
+        #expect(screen.viewModel.permissionPopup == nil)
+        #expect(screen.recorder.popupsShown.isEmpty)
+        #expect(screen.viewModel.currentLocation == nil)
         #expect(await screen.repository.queryCount == 1)
     }
 

@@ -89,7 +89,7 @@ struct SimulatedDeviceStartupTests {
         #expect(screen.recorder.count(of: .locationRequested) == 1)
         #expect(screen.recorder.count(of: .permissionAnswered(.authorizedWhenInUse)) == 1)
         #expect(screen.recorder.events.last == .listingShown(count: 4, withLocation: true))
-        #expect(screen.recorder.count(of: .customPopupShown) == 0)
+        #expect(screen.recorder.popupsShown.isEmpty)
     }
 
     // US2-2, FR-015: "Allow" while the query behind the alert still runs: it completes first, then the
@@ -128,7 +128,7 @@ struct SimulatedDeviceStartupTests {
         await screen.viewModel.waitUntilIdle()
 
         #expect(await screen.repository.queriedLocations == [nil])
-        #expect(screen.recorder.count(of: .customPopupShown) == 0)
+        #expect(screen.recorder.popupsShown.isEmpty)
         #expect(!screen.recorder.events.contains(.locationRequested))
         #expect(screen.viewModel.animals.count == 4)
     }
@@ -149,7 +149,7 @@ struct SimulatedDeviceStartupTests {
         #expect(screen.recorder.count(of: .permissionAnswered(.notDetermined)) == 1)
         #expect(await screen.repository.queriedLocations == [nil])
         #expect(!screen.recorder.events.contains(.locationRequested))
-        #expect(screen.recorder.count(of: .customPopupShown) == 0)
+        #expect(screen.recorder.popupsShown.isEmpty)
         #expect(!screen.device.log.contains { if case .systemAlertShown = $0.event { true } else { false } })
     }
 
@@ -194,7 +194,7 @@ struct SimulatedDeviceStartupTests {
         #expect(screen.device.log.contains { $0.event == .settingsOpened })
         #expect(screen.viewModel.locationPermissionStatus == .authorizedWhenInUse)
         #expect(await screen.repository.queriedLocations == [nil, sent(screen)])
-        #expect(screen.recorder.count(of: .customPopupShown) == 1)
+        #expect(screen.recorder.popupsShown == [.denied])
     }
 
     // US4-1, US4-3, US4-4, FR-010: revoked in Settings: fallback, and the next query has no coordinates.

@@ -57,7 +57,7 @@ extension StartupMachineTests {
             $0.listing = .init(animals: [Fixtures.animals[0]], queriedNearLocation: true)
             $0.activity = .idle
         }
-        #expect(!state.hasShownPopup)
+        #expect(state.popup == nil)
     }
 
     // FR-002, FR-011: "Allow" after the listing without location is shown: locate at once; the
@@ -143,9 +143,9 @@ extension StartupMachineTests {
         }
     }
 
-    // FR-004, FR-013: after the alert's answer, a later revocation in Settings is a real change and
-    // gets the popup, once.
-    @Test func givenAllowedInAlert_whenLaterRevokedInSettings_thenCustomPopupShownOnce() {
+    // FR-004, FR-013: after the alert's answer, a later revocation in Settings is the person's own
+    // change: no popup follows it, and the location is dropped.
+    @Test func givenAllowedInAlert_whenLaterRevokedInSettings_thenNoCustomPopup() {
         var state = askedState()
         _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
         _ = StartupMachine.reduce(&state, .statusChanged(.authorizedWhenInUse))
@@ -154,8 +154,7 @@ extension StartupMachineTests {
         _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
         step(&state, .statusChanged(.denied), effects: []) {
             $0.permissionStatus = .denied
-            $0.isPopupPresented = true
-            $0.hasShownPopup = true
+            $0.currentLocation = nil
         }
     }
 
@@ -172,7 +171,7 @@ extension StartupMachineTests {
             $0.loadFailure = nil
             $0.activity = .querying(near: nil)
         }
-        #expect(!state.hasShownPopup)
+        #expect(state.popup == nil)
     }
 
     // FR-003, FR-007: a retry while never asked queries without coordinates and does not ask again.

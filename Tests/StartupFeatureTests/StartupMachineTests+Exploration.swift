@@ -11,12 +11,16 @@ extension StartupMachineTests {
         case screenAppears
         case permissionGranted
         case permissionDenied
+        /// The status goes back to "not determined" (an Allow Once grant lapsed, "Ask Next Time").
+        case permissionForgotten
         case backgroundRoundTrip
         case popupGoToSettings
         case popupCancel
         case locationSucceeds
         case locationFails
         case querySucceeds
+        /// The query returns no animals (nobody within the radius, or an empty database).
+        case queryFindsNobody
         case queryFails
         case statusCheckCompletes
         /// The request returns with the device's status (the stream delivered the answer first, or
@@ -28,16 +32,19 @@ extension StartupMachineTests {
         /// The same for "Don't Allow" (``permissionDenied`` delivers the stream's change).
         case alertDeniedRequestReturnsFirst
         case retry
+        case refresh
     }
 
     /// The machine together with the world around it: what the device says and what is in flight.
-    struct World {
+    struct World: Hashable {
         var machine = StartupMachine.State()
         var deviceStatus: LocationPermissionStatus
         var queriesInFlight = 0
         var firstQueryStarted = false
         var popupsShown = 0
         var locationRequestsInFlight = 0
+        /// The latest status delivered to the screen (a check, the stream, or the alert's answer).
+        var deliveredStatus: LocationPermissionStatus?
         /// iOS's alert is up: the machine asked while the device's status was `.notDetermined`.
         var isAlertUp = false
         /// The person's answer to the alert, until the status changes otherwise (in Settings).
@@ -64,6 +71,9 @@ extension StartupMachineTests {
             case .permissionDenied:
                 deviceStatusChanges(to: .denied)
                 return [.statusChanged(.denied)]
+            case .permissionForgotten:
+                deviceStatusChanges(to: .notDetermined)
+                return [.statusChanged(.notDetermined)]
             case .backgroundRoundTrip:
                 return [.scenePhaseChanged(.background), .scenePhaseChanged(.inactive), .scenePhaseChanged(.active)]
             case .popupGoToSettings: return [.popupSettingsTapped]
@@ -71,6 +81,7 @@ extension StartupMachineTests {
             case .locationSucceeds: return [.locationResult(Fixtures.warsaw)]
             case .locationFails: return [.locationResult(nil)]
             case .querySucceeds: return [.animalsLoaded(Fixtures.animals)]
+            case .queryFindsNobody: return [.animalsLoaded([])]
             case .queryFails: return [.animalsFailed("503")]
             case .statusCheckCompletes: return [.statusChecked(deviceStatus)]
             case .authorizationAnswerArrives: return [.authorizationAnswered(deviceStatus)]
@@ -81,6 +92,7 @@ extension StartupMachineTests {
                 deviceStatusChanges(to: .denied)
                 return [.authorizationAnswered(.denied)]
             case .retry: return [.retryTapped]
+            case .refresh: return [.refreshRequested]
             }
         }
 
@@ -88,6 +100,11 @@ extension StartupMachineTests {
         mutating func apply(_ event: StartupMachine.Event) -> String? {
             let before = machine
             let effects = StartupMachine.reduce(&machine, event)
+            switch event {
+            case .statusChecked(let status, _), .statusChanged(let status): deliveredStatus = status
+            case .authorizationAnswered(let status) where status != .notDetermined: deliveredStatus = status
+            default: break
+            }
 
             let isResult = if case .animalsLoaded = event { true } else if case .animalsFailed = event { true } else { false }
             if isResult, queriesInFlight == 1 { queriesInFlight = 0 }
@@ -100,21 +117,30 @@ extension StartupMachineTests {
                 if queriesInFlight > 0 { return "a second query started while one was in flight" }
                 queriesInFlight += 1
                 firstQueryStarted = true
-                // Invariant 3: coordinates if and only if a location was obtained for this query.
+                // Invariant 3: coordinates only from a location obtained for this query, and whenever one
+                // was obtained while the screen knows location is allowed.
                 var obtained: UserLocation?
                 if case .locationResult(let location) = event, before.activity == .locating { obtained = location }
-                if sent != obtained?.rounded(toDecimals: 2) {
-                    return "query sent \(String(describing: sent)) but the location obtained for it was \(String(describing: obtained))"
+                let allowed = deliveredStatus?.isAuthorized ?? false
+                if sent != (allowed ? obtained?.rounded(toDecimals: 2) : nil) {
+                    return "query sent \(String(describing: sent)) but the location obtained for it was \(String(describing: obtained)) (latest status delivered: \(String(describing: deliveredStatus)))"
+                }
+                // Invariant 7 (US4-4): coordinates leave only while the latest status the screen was told is authorized.
+                if sent != nil, !allowed {
+                    return "coordinates sent although the latest status delivered was \(String(describing: deliveredStatus))"
                 }
             }
             if queries.count > 1 { return "two queries started in one step" }
-            let querying = if case .querying = machine.activity { true } else { false }
+            let querying = machine.isQuerying
             if querying != (queriesInFlight == 1) { return "the machine and the world disagree on the query in flight" }
 
-            // Invariant 2: the popup shows at most once per session, and only for denied/restricted.
+            // Invariant 2: the popup shows at most once per session, only for denied/restricted, and only
+            // with the session's first status check (never after a change the person made).
             if !before.isPopupPresented, machine.isPopupPresented {
                 popupsShown += 1
                 if !machine.permissionStatus.shouldShowCustomPopup { return "popup shown for \(machine.permissionStatus)" }
+                let isFirstCheck = if case .statusChecked = event { !before.hasCheckedStatus } else { false }
+                if !isFirstCheck { return "popup shown after \(event), not with the first status check" }
             }
             if popupsShown > 1 { return "popup shown \(popupsShown) times in one session" }
 
@@ -135,8 +161,12 @@ extension StartupMachineTests {
             }
 
             // Invariant 1: after the first query, never a dead end.
-            if firstQueryStarted, machine.listing == nil, !querying, machine.loadFailure == nil {
-                return "dead end: no listing, no query in flight and no error with Retry"
+            if firstQueryStarted, machine.listing == nil, machine.activity == .idle, machine.loadFailure == nil {
+                return "dead end: no listing, nothing running and no error with Retry"
+            }
+            // Invariant 8: no dead Retry: an error with Retry shows only while nothing runs.
+            if machine.loadFailure != nil, machine.activity != .idle {
+                return "the error with Retry still shows while \(machine.activity) runs"
             }
             if machine.loadFailure != nil, machine.activity == .idle {
                 var probe = machine
@@ -146,10 +176,22 @@ extension StartupMachineTests {
         }
     }
 
+    /// How many sequences of length 1…`depth` there are.
+    static func sequenceCount(depth: Int) -> Int {
+        let width = Happening.allCases.count
+        return (1...max(depth, 1)).reduce(into: (total: 0, level: 1)) { sum, _ in
+            sum.level *= width
+            sum.total += sum.level
+        }.total * (depth > 0 ? 1 : 0)
+    }
+
     /// Explores every sequence below `world`; returns how many sequences (of length 1…depth) it saw.
-    /// `trail` is the sequence so far, for the failure message.
-    func explore(_ world: World, depth: Int, trail: inout [Happening]) -> Int {
+    /// `trail` is the sequence so far, for the failure message. What follows a world depends on the
+    /// world alone, so a world already explored to the same depth without a broken invariant is
+    /// counted, not walked again (`done` holds them, by remaining depth).
+    func explore(_ world: World, depth: Int, trail: inout [Happening], done: inout [Int: Set<World>]) -> Int {
         guard depth > 0 else { return 0 }
+        if done[depth]?.contains(world) == true { return Self.sequenceCount(depth: depth) }
         var explored = 0
         for happening in Happening.allCases {
             var next = world
@@ -162,26 +204,23 @@ extension StartupMachineTests {
                     return explored + 1
                 }
             }
-            explored += 1 + explore(next, depth: depth - 1, trail: &trail)
+            explored += 1 + explore(next, depth: depth - 1, trail: &trail, done: &done)
         }
+        done[depth, default: []].insert(world)
         return explored
     }
 
-    // FR-003, FR-007, FR-013, FR-015, SC-001, SC-002: all six invariants hold in every order of events,
+    // FR-003, FR-007, FR-013, FR-015, SC-001, SC-002, US4-4: all eight invariants hold in every order of events,
     // including both orders of the alert's two answer deliveries.
     @Test(arguments: LocationPermissionStatus.allCases)
-    func givenAnyStartingStatus_whenEverySequenceOfUpToSixEventsApplied_thenInvariantsHoldAfterEachStep(
+    func givenAnyStartingStatus_whenEverySequenceOfUpToTenEventsApplied_thenInvariantsHoldAfterEachStep(
         start: LocationPermissionStatus
     ) {
-        let depth = 6
+        let depth = 10
         var trail: [Happening] = []
-        let explored = explore(World(deviceStatus: start), depth: depth, trail: &trail)
-
-        let width = Happening.allCases.count
-        let expected = (1...depth).reduce(into: (total: 0, level: 1)) { sum, _ in
-            sum.level *= width
-            sum.total += sum.level
-        }.total
+        var done: [Int: Set<World>] = [:]
+        let explored = explore(World(deviceStatus: start), depth: depth, trail: &trail, done: &done)
+        let expected = Self.sequenceCount(depth: depth)
         #expect(explored == expected)
         print("StartupMachine exploration from \(start): \(explored) event sequences of length 1…\(depth) over \(Happening.allCases.count) events, invariants held after every step")
     }

@@ -56,11 +56,11 @@ import TestSupport
         _ = StartupMachine.reduce(&state, .screenAppeared)
         step(&state, .statusChecked(.denied), effects: [.fetchAnimals(near: nil)]) {
             $0.permissionStatus = .denied
-            $0.isPopupPresented = true
-            $0.hasShownPopup = true
+            $0.popup = .denied
+            $0.hasCheckedStatus = true
             $0.activity = .querying(near: nil)
         }
-        step(&state, .popupCancelTapped, effects: []) { $0.isPopupPresented = false }  // FR-006
+        step(&state, .popupCancelTapped, effects: []) { $0.popup = nil }  // FR-006
         step(&state, .animalsLoaded(Fixtures.animals), effects: []) {  // FR-012
             $0.activity = .idle
             $0.listing = .init(animals: Fixtures.animals, queriedNearLocation: false)
@@ -92,8 +92,9 @@ import TestSupport
         }
     }
 
-    // FR-015: the change waits for the query, then applies.
-    @Test func givenQueryInFlight_whenGranted_thenDeferredUntilQueryCompletesThenLocates() {
+    // FR-015: the change waits for the query, then applies. No dead Retry: the failed query's error
+    // goes as soon as the location request starts, since Retry would do nothing while it runs.
+    @Test func givenQueryInFlight_whenGranted_thenDeferredUntilQueryCompletesThenLocatesWithoutTheError() {
         var state = State()
         _ = StartupMachine.reduce(&state, .screenAppeared)
         _ = StartupMachine.reduce(&state, .statusChecked(.denied))
@@ -102,10 +103,9 @@ import TestSupport
         }
         step(&state, .retryTapped, effects: [])  // never a second query
         step(&state, .animalsFailed("timeout"), effects: [.requestLocation]) {
-            $0.loadFailure = "timeout"
             $0.pendingStatus = nil
             $0.permissionStatus = .authorizedWhenInUse
-            $0.isPopupPresented = false
+            $0.popup = nil
             $0.activity = .locating
         }
     }

@@ -1,0 +1,203 @@
+import PetSpotDomain
+import StartupFeature
+import Testing
+import TestSupport
+
+/// The corners of a session: a revocation racing the fix, pull to refresh, a grant that lapses,
+/// nobody nearby, and the popup's three causes.
+extension StartupMachineTests {
+    /// An authorized session showing the listing near Warsaw.
+    func listedNearby() -> State {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.reduce(&state, .statusChecked(.authorizedWhenInUse))
+        _ = StartupMachine.reduce(&state, .locationResult(Fixtures.warsaw))
+        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        return state
+    }
+
+    func roundTripToBackground(_ state: inout State) {
+        _ = StartupMachine.reduce(&state, .scenePhaseChanged(.inactive))
+        _ = StartupMachine.reduce(&state, .scenePhaseChanged(.background))
+    }
+
+    // US4-4: the revocation came while the fix was on its way; the fix is not used.
+    @Test func givenLocating_whenRevokedBeforeTheFixArrives_thenTheQueryGoesWithoutCoordinates() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.reduce(&state, .statusChecked(.authorizedWhenInUse))
+        step(&state, .statusChanged(.denied), effects: []) { $0.pendingStatus = .denied }
+
+        step(&state, .locationResult(Fixtures.warsaw), effects: [.fetchAnimals(near: nil)]) {
+            $0.activity = .querying(near: nil)
+        }
+        step(&state, .animalsLoaded(Fixtures.animals), effects: []) {
+            $0.listing = .init(animals: Fixtures.animals, queriedNearLocation: false)
+            $0.activity = .idle
+            $0.permissionStatus = .denied
+            $0.pendingStatus = nil
+        }
+    }
+
+    // Pull to refresh re-reads the status, locates and queries near where the person is now.
+    @Test func givenNearbyListing_whenRefreshRequested_thenStatusRereadLocatedAndQueriedAgain() {
+        var state = listedNearby()
+        step(&state, .refreshRequested, effects: [.checkStatus]) { $0.activity = .checkingStatus }
+        step(&state, .statusChecked(.authorizedWhenInUse), effects: [.requestLocation]) { $0.activity = .locating }
+        let sent = Fixtures.krakow.rounded(toDecimals: 2)
+        step(&state, .locationResult(Fixtures.krakow), effects: [.fetchAnimals(near: sent)]) {
+            $0.currentLocation = Fixtures.krakow
+            $0.activity = .querying(near: sent)
+        }
+    }
+
+    // A refresh only loads: a denied person gets the listing again, and no second popup.
+    @Test func givenDeniedAndPopupDismissed_whenRefreshRequested_thenQueryWithoutCoordinatesAndNoPopup() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.reduce(&state, .statusChecked(.denied))
+        _ = StartupMachine.reduce(&state, .popupCancelTapped)
+        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        step(&state, .refreshRequested, effects: [.checkStatus]) { $0.activity = .checkingStatus }
+        step(&state, .statusChecked(.denied), effects: [.fetchAnimals(near: nil)]) { $0.activity = .querying(near: nil) }
+    }
+
+    // FR-015: one step at a time; a pull while a load runs adds nothing.
+    @Test func givenLoadRunning_whenRefreshRequested_thenNothingMoreStarts() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.reduce(&state, .statusChecked(.authorizedWhenInUse))
+        step(&state, .refreshRequested, effects: [])
+    }
+
+    // An authorized person whose listing had to do without their location gets it on their return.
+    @Test func givenAuthorizedListingWithoutLocation_whenTheAppReturnsFromTheBackground_thenItLocatesAndQueriesAgain() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.reduce(&state, .statusChecked(.authorizedWhenInUse))
+        _ = StartupMachine.reduce(&state, .locationResult(nil))  // no fix in time
+        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        roundTripToBackground(&state)
+        _ = StartupMachine.reduce(&state, .scenePhaseChanged(.inactive))
+
+        step(&state, .scenePhaseChanged(.active), effects: [.checkStatus]) {
+            $0.scenePhase = .active
+            $0.hasBeenInBackground = false
+            $0.activity = .checkingStatus
+        }
+        step(&state, .statusChecked(.authorizedWhenInUse), effects: [.requestLocation]) { $0.activity = .locating }
+    }
+
+    // The located listing stays as it is on a return; only the status is re-read (FR-011).
+    @Test func givenNearbyListing_whenTheAppReturnsFromTheBackground_thenOnlyTheStatusIsRechecked() {
+        var state = listedNearby()
+        roundTripToBackground(&state)
+        _ = StartupMachine.reduce(&state, .scenePhaseChanged(.inactive))
+        step(&state, .scenePhaseChanged(.active), effects: [.checkStatus]) {
+            $0.scenePhase = .active
+            $0.hasBeenInBackground = false
+        }
+        step(&state, .statusChecked(.authorizedWhenInUse), effects: [])
+    }
+
+    enum LapseReport: CaseIterable {
+        /// iOS reports the lapse while the app is in the background.
+        case whileInBackground
+        /// iOS reports it on the return, as the re-check's answer.
+        case onTheReturnCheck
+    }
+
+    // Rule 5: an Allow Once grant lapsed; the app is active again: iOS is asked again, the listing
+    // without coordinates comes at once behind the alert, and "Allow" brings the listing nearby.
+    @Test(arguments: LapseReport.allCases)
+    func givenAllowOnceLapsedInTheBackground_whenTheAppIsActiveAgain_thenIOSIsAskedAgainAsOnAFirstLaunch(report: LapseReport) {
+        var state = listedNearby()
+        roundTripToBackground(&state)
+        if report == .whileInBackground {
+            step(&state, .statusChanged(.notDetermined), effects: []) {  // no alert for a background app
+                $0.permissionStatus = .notDetermined
+                $0.currentLocation = nil
+                $0.needsAuthorizationRequest = true
+            }
+        }
+        _ = StartupMachine.reduce(&state, .scenePhaseChanged(.inactive))
+        #expect(StartupMachine.reduce(&state, .scenePhaseChanged(.active)) == [.checkStatus])
+
+        step(&state, .statusChecked(.notDetermined), effects: [.requestAuthorization, .fetchAnimals(near: nil)]) {
+            $0.permissionStatus = .notDetermined
+            $0.currentLocation = nil
+            $0.needsAuthorizationRequest = false
+            $0.isAwaitingAuthorizationAnswer = true
+            $0.activity = .querying(near: nil)
+        }
+        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        step(&state, .authorizationAnswered(.authorizedWhenInUse), effects: [.requestLocation]) {
+            $0.isAwaitingAuthorizationAnswer = false
+            $0.permissionStatus = .authorizedWhenInUse
+            $0.activity = .locating
+        }
+    }
+
+    // "Ask Next Time" in Settings, seen while the app is active: asked at once.
+    @Test func givenDeniedSession_whenTheStatusGoesBackToNotDeterminedWhileActive_thenIOSIsAskedAtOnce() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.reduce(&state, .statusChecked(.denied))
+        _ = StartupMachine.reduce(&state, .popupCancelTapped)
+        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        step(&state, .statusChanged(.notDetermined), effects: [.requestAuthorization, .fetchAnimals(near: nil)]) {
+            $0.permissionStatus = .notDetermined
+            $0.isAwaitingAuthorizationAnswer = true
+            $0.activity = .querying(near: nil)
+        }
+    }
+
+    // A located listing is never empty while there are pets: nobody within the radius → the newest
+    // everywhere, marked so that the screen says why.
+    @Test func givenQueryNearThePerson_whenNobodyIsWithinTheRadius_thenTheListingWithoutCoordinatesFollowsAndSaysSo() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.reduce(&state, .statusChecked(.authorizedWhenInUse))
+        _ = StartupMachine.reduce(&state, .locationResult(Fixtures.warsaw))
+        step(&state, .animalsLoaded([]), effects: [.fetchAnimals(near: nil)]) {
+            $0.activity = .queryingFallbackForNothingNearby
+        }
+        step(&state, .animalsLoaded(Fixtures.animals), effects: []) {
+            $0.listing = .init(animals: Fixtures.animals, queriedNearLocation: false, isFallbackForNothingNearby: true)
+            $0.activity = .idle
+        }
+        #expect(state.currentLocation == Fixtures.warsaw)  // still allowed and known; the next refresh uses it
+    }
+
+    // With no pets at all, the fallback is empty too, and so is the listing: nothing is hidden.
+    @Test func givenNobodyNearby_whenTheFallbackFindsNobodyEither_thenTheListingIsEmpty() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.reduce(&state, .statusChecked(.authorizedWhenInUse))
+        _ = StartupMachine.reduce(&state, .locationResult(Fixtures.warsaw))
+        _ = StartupMachine.reduce(&state, .animalsLoaded([]))
+        step(&state, .animalsLoaded([]), effects: []) {
+            $0.listing = .init(animals: [], queriedNearLocation: false, isFallbackForNothingNearby: true)
+            $0.activity = .idle
+        }
+    }
+
+    // FR-004: the popup names its cause; with Location Services off iOS reports `.denied` (rule 7).
+    @Test(arguments: [
+        (LocationPermissionStatus.denied, true, PermissionPopupReason.denied),
+        (.restricted, true, .restricted),
+        (.denied, false, .locationServicesOff),
+    ])
+    func givenFirstCheck_whenTheStatusIsNotAllowed_thenThePopupSaysWhy(
+        status: LocationPermissionStatus, servicesOn: Bool, reason: PermissionPopupReason
+    ) {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        step(&state, .statusChecked(status, locationServicesEnabled: servicesOn), effects: [.fetchAnimals(near: nil)]) {
+            $0.permissionStatus = status
+            $0.hasCheckedStatus = true
+            $0.popup = reason
+            $0.activity = .querying(near: nil)
+        }
+    }
+}
