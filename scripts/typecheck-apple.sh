@@ -13,6 +13,12 @@
 # delegate method that only "nearly matches" its requirement (a callback that would never be
 # called) — and on any Apple-only source file not wrapped whole in `#if canImport(...)` of a
 # framework that has a stub here.
+#
+# Whatever step fails — compiling a stub module, building the package modules the Apple-only files
+# import, or type-checking those files — the run goes on with what does not depend on it, then ends
+# with one summary: "typecheck-apple: FAILED (...)" and a line per problem, naming the module and the
+# file(s) the compiler's `path:line:col: error:` lines point at (or, when it names none, the module's
+# files), and exits 1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,6 +36,8 @@ platform_live=(Sources/PlatformLive/*.swift)
 startup_feature_ui=(Sources/StartupFeatureUI/*.swift)
 app=(App/*.swift)
 
+root="$PWD"
+real_root="$(pwd -P)"   # SwiftPM may print paths with symbolic links resolved
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 stubs="$work/stubs"        # compiled stub modules
@@ -38,9 +46,61 @@ package="$work/package"    # the package's own modules (without its empty Apple-
 mkdir -p "$stubs" "$apple" "$package"
 
 failures=0
+problems=()   # one line per failure, repeated in the summary at the end
 fail() {
     echo "typecheck-apple: $*" >&2
+    problems+=("$*")
     failures=$((failures + 1))
+}
+
+# error_files <log> <kinds>: the files that the compiler's `path:line:col: <kind>:` lines in <log>
+# point at (<kinds>: an extended regex, `error` or `error|warning`), relative to the repository when
+# inside it, one per line, each once.
+error_files() {
+    local path
+    { grep -oE "^[^[:space:]:][^:]*:[0-9]+:[0-9]+: ($2):" "$1" || true; } |
+        sed -E "s/:[0-9]+:[0-9]+: ($2):\$//" |
+        while IFS= read -r path; do
+            path="${path#"$real_root"/}"
+            printf '%s\n' "${path#"$root"/}"
+        done |
+        sort -u
+}
+
+# file_list <files...>: the files, separated by ", ".
+file_list() {
+    local file separator=""
+    for file in "$@"; do
+        printf '%s%s' "$separator" "$file"
+        separator=", "
+    done
+}
+
+# named_files <log> <kinds> <module files...>: the files the log's diagnostics name, or, when they
+# name none, all of the module's files, said as such.
+named_files() {
+    local log="$1" kinds="$2"
+    shift 2
+    local named=()
+    mapfile -t named < <(error_files "$log" "$kinds")
+    if ((${#named[@]})); then
+        file_list "${named[@]}"
+    else
+        printf 'no file named by the compiler; the module is %s' "$(file_list "$@")"
+    fi
+}
+
+failed_modules=()   # stub and Apple-only modules that did not compile, or were skipped because of one
+# imported_failure <files...>: the first module of failed_modules that one of the files imports.
+imported_failure() {
+    local failed
+    for failed in "${failed_modules[@]}"; do
+        if grep -qE "^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*import[[:space:]]+$failed\b" "$@"; then
+            printf '%s' "$failed"
+            return 0
+        fi
+    done
+    return 1
 }
 
 echo "== Apple-only files wrapped whole in #if canImport(...)"
@@ -73,27 +133,76 @@ for folder in AppleSDKStubs/*/; do
 done
 
 echo "== package modules the Apple-only files import"
-swift build --target StartupFeatureUI
-bin="$(swift build --show-bin-path)"
-modules="$bin/Modules"
-[[ -d "$modules" ]] || modules="$bin"
-for module in "$modules"/*.swiftmodule; do
-    case "$(basename "$module")" in
-        PlatformLive.swiftmodule | StartupFeatureUI.swiftmodule) ;; # empty on Linux; rebuilt below
-        *) ln -s "$(cd "$(dirname "$module")" && pwd)/$(basename "$module")" "$package/" ;;
-    esac
-done
+package_built=1
+package_log="$work/package-build.log"
+status=0
+swift build --target StartupFeatureUI 2>&1 | tee "$package_log" || status=$?
+bin=""
+if ((status == 0)); then
+    bin="$(swift build --show-bin-path 2>>"$package_log")" || status=$?
+fi
+if ((status != 0)); then
+    package_built=0
+    mapfile -t broken < <(error_files "$package_log" error)
+    if ((${#broken[@]} == 0)); then
+        fail "package modules do not build ('swift build --target StartupFeatureUI' failed; see its output above)"
+    else
+        # One problem per target, named by its folder (Sources/<Target>/...); then any other file.
+        targets=()
+        mapfile -t targets < <(printf '%s\n' "${broken[@]}" | sed -nE 's|^Sources/([^/]+)/.*|\1|p' | sort -u)
+        for target in "${targets[@]}"; do
+            files=()
+            for file in "${broken[@]}"; do
+                [[ "$file" != "Sources/$target/"* ]] || files+=("$file")
+            done
+            fail "package module $target does not build: $(file_list "${files[@]}")"
+        done
+        files=()
+        for file in "${broken[@]}"; do
+            [[ "$file" == Sources/* ]] || files+=("$file")
+        done
+        if ((${#files[@]})); then
+            fail "package modules do not build: $(file_list "${files[@]}")"
+        fi
+    fi
+else
+    modules="$bin/Modules"
+    [[ -d "$modules" ]] || modules="$bin"
+    for module in "$modules"/*.swiftmodule; do
+        case "$(basename "$module")" in
+            PlatformLive.swiftmodule | StartupFeatureUI.swiftmodule) ;; # empty on Linux; rebuilt below
+            *) ln -s "$(cd "$(dirname "$module")" && pwd)/$(basename "$module")" "$package/" ;;
+        esac
+    done
+fi
 
 echo "== stub modules: ${stub_modules[*]}"
 for module in "${stub_modules[@]}"; do
     sources=(AppleSDKStubs/"$module"/*.swift)
+    if ((${#sources[@]} == 0)); then
+        fail "stub module $module not compiled: AppleSDKStubs/$module/ has no .swift file"
+        failed_modules+=("$module")
+        continue
+    fi
+    if failed="$(imported_failure "${sources[@]}")"; then
+        fail "stub module $module not compiled: it imports $failed, which failed above"
+        failed_modules+=("$module")
+        continue
+    fi
     # Library evolution makes the stubs' enums non-frozen, like the SDK's imported enums.
+    log="$work/stub-$module.log"
+    status=0
     swiftc -emit-module -parse-as-library -swift-version 6 -enable-library-evolution -suppress-warnings \
-        -I "$stubs" -module-name "$module" -emit-module-path "$stubs/$module.swiftmodule" "${sources[@]}"
+        -I "$stubs" -module-name "$module" -emit-module-path "$stubs/$module.swiftmodule" "${sources[@]}" \
+        >"$log" 2>&1 || status=$?
+    cat "$log"
+    if ((status != 0)); then
+        fail "stub module $module (AppleSDKStubs/$module) does not compile: $(named_files "$log" error "${sources[@]}")"
+        failed_modules+=("$module")
+    fi
 done
 
 checked=0
-failed_modules=()
 # check <module name> <files...>: type-checks the files as one module, then emits that module for
 # the targets that import it.
 check() {
@@ -101,27 +210,37 @@ check() {
     shift
     (($#)) || return 0
     echo "-- $module ($# files)"
+    if ((!package_built)); then
+        fail "$module not type-checked: the package modules it imports did not build"
+        failed_modules+=("$module")
+        return 0
+    fi
     local failed
-    for failed in "${failed_modules[@]}"; do
-        if grep -qE "^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*import[[:space:]]+$failed\b" "$@"; then
-            fail "$module not type-checked: it imports $failed, which failed above"
-            failed_modules+=("$module")
-            return 0
-        fi
-    done
-    local output status=0
-    output="$(swiftc -typecheck -parse-as-library "${swift_flags[@]}" -warnings-as-errors \
-        -I "$stubs" -I "$apple" -I "$package" -module-name "$module" "$@" 2>&1)" || status=$?
-    [[ -z "$output" ]] || printf '%s\n' "$output"
+    if failed="$(imported_failure "$@")"; then
+        fail "$module not type-checked: it imports $failed, which failed above"
+        failed_modules+=("$module")
+        return 0
+    fi
+    local status=0 log="$work/check-$module.log"
+    swiftc -typecheck -parse-as-library "${swift_flags[@]}" -warnings-as-errors \
+        -I "$stubs" -I "$apple" -I "$package" -module-name "$module" "$@" >"$log" 2>&1 || status=$?
+    cat "$log"
     if ((status != 0)); then
-        fail "$module does not type-check against the Apple SDK stubs (see above)"
+        # Warnings count too: -warnings-as-errors makes them fail the check.
+        fail "$module does not type-check against the Apple SDK stubs: $(named_files "$log" 'error|warning' "$@")"
         failed_modules+=("$module")
         return 0
     fi
     checked=$((checked + $#))
+    status=0
     swiftc -emit-module -parse-as-library "${swift_flags[@]}" -suppress-warnings \
         -I "$stubs" -I "$apple" -I "$package" -module-name "$module" \
-        -emit-module-path "$apple/$module.swiftmodule" "$@"
+        -emit-module-path "$apple/$module.swiftmodule" "$@" >"$log" 2>&1 || status=$?
+    if ((status != 0)); then
+        cat "$log"
+        fail "$module type-checks but its module was not emitted for what imports it: $(named_files "$log" error "$@")"
+        failed_modules+=("$module")
+    fi
 }
 
 echo "== type-check (Swift 6 language mode, warnings are errors)"
@@ -132,6 +251,9 @@ check PetSpot "${app[@]}"
 total=$((${#platform_live[@]} + ${#startup_feature_ui[@]} + ${#app[@]}))
 if ((failures)); then
     echo "typecheck-apple: FAILED ($failures problem(s); $checked of $total Apple-only files type-checked)" >&2
+    for problem in "${problems[@]}"; do
+        echo "  - $problem" >&2
+    done
     exit 1
 fi
 echo "typecheck-apple: all $checked Apple-only files type-check against the Apple SDK stubs"

@@ -18,6 +18,24 @@ extension View {
         alignment: Alignment = .center
     ) -> some View { _StubView() }
 
+    // https://developer.apple.com/documentation/swiftui/view/ignoressafearea(_:edges:)
+    nonisolated public func ignoresSafeArea(_ regions: SafeAreaRegions = .all, edges: Edge.Set = .all) -> some View {
+        _StubView()
+    }
+
+    // https://developer.apple.com/documentation/swiftui/view/background(_:in:fillstyle:)-89n7j
+    nonisolated public func background<S: ShapeStyle, T: Shape>(
+        _ style: S,
+        in shape: T,
+        fillStyle: FillStyle = FillStyle()
+    ) -> some View { _StubView() }
+
+    // https://developer.apple.com/documentation/swiftui/view/overlay(alignment:content:)
+    nonisolated public func overlay<V: View>(
+        alignment: Alignment = .center,
+        @ViewBuilder content: () -> V
+    ) -> some View { _StubView() }
+
     // https://developer.apple.com/documentation/swiftui/view/font(_:)
     nonisolated public func font(_ font: Font?) -> some View { _StubView() }
     // https://developer.apple.com/documentation/swiftui/view/foregroundstyle(_:)
@@ -26,6 +44,8 @@ extension View {
     nonisolated public func multilineTextAlignment(_ alignment: TextAlignment) -> some View { _StubView() }
     // https://developer.apple.com/documentation/swiftui/view/disabled(_:)
     nonisolated public func disabled(_ disabled: Bool) -> some View { _StubView() }
+    // https://developer.apple.com/documentation/swiftui/view/buttonstyle(_:)-66fbx
+    nonisolated public func buttonStyle<S: PrimitiveButtonStyle>(_ style: S) -> some View { _StubView() }
 
     // https://developer.apple.com/documentation/swiftui/view/navigationtitle(_:)
     nonisolated public func navigationTitle<S: StringProtocol>(_ title: S) -> some View { _StubView() }
@@ -50,6 +70,9 @@ extension View {
         priority: TaskPriority = .userInitiated,
         @_inheritActorContext _ action: @escaping @isolated(any) @Sendable () async -> Void
     ) -> some View { _StubView() }
+
+    // https://developer.apple.com/documentation/swiftui/view/refreshable(action:)
+    nonisolated public func refreshable(action: @escaping @Sendable () async -> Void) -> some View { _StubView() }
 
     // https://developer.apple.com/documentation/swiftui/view/alert(_:ispresented:actions:message:)-8dvt8
     nonisolated public func alert<S: StringProtocol, A: View, M: View>(
@@ -83,6 +106,14 @@ extension View {
     nonisolated public func accessibilityIdentifier(_ identifier: String) -> ModifiedContent<Self, AccessibilityAttachmentModifier> {
         fatalError()
     }
+    // https://developer.apple.com/documentation/swiftui/view/accessibilityelement(children:)
+    nonisolated public func accessibilityElement(children: AccessibilityChildBehavior = .ignore) -> some View {
+        _StubView()
+    }
+    // https://developer.apple.com/documentation/swiftui/view/accessibilityaddtraits(_:)
+    nonisolated public func accessibilityAddTraits(
+        _ traits: AccessibilityTraits
+    ) -> ModifiedContent<Self, AccessibilityAttachmentModifier> { fatalError() }
     // https://developer.apple.com/documentation/swiftui/view/accessibilityhidden(_:)
     nonisolated public func accessibilityHidden(_ hidden: Bool) -> ModifiedContent<Self, AccessibilityAttachmentModifier> {
         fatalError()

@@ -57,6 +57,9 @@ public enum TextAlignment: Hashable, CaseIterable, Sendable {
     @frozen public struct Set: OptionSet, Sendable {
         public let rawValue: Int8
         public init(rawValue: Int8) { self.rawValue = rawValue }
+        // https://developer.apple.com/documentation/swiftui/axis/set/horizontal
+        public static let horizontal = Set(rawValue: 1 << 0)
+        // https://developer.apple.com/documentation/swiftui/axis/set/vertical
         public static let vertical = Set(rawValue: 1 << 1)
     }
 }
@@ -71,6 +74,8 @@ public enum TextAlignment: Hashable, CaseIterable, Sendable {
     public static let title3 = Font()
     // https://developer.apple.com/documentation/swiftui/font/headline
     public static let headline = Font()
+    // https://developer.apple.com/documentation/swiftui/font/body
+    public static let body = Font()
     // https://developer.apple.com/documentation/swiftui/font/subheadline
     public static let subheadline = Font()
     // https://developer.apple.com/documentation/swiftui/font/callout
@@ -109,10 +114,70 @@ extension ShapeStyle where Self == HierarchicalShapeStyle {
     public static let green = Color()
     // https://developer.apple.com/documentation/swiftui/color/gray
     public static let gray = Color()
+    // https://developer.apple.com/documentation/swiftui/color/black
+    public static let black = Color()
     private init() {}
+
+    // https://developer.apple.com/documentation/swiftui/color/opacity(_:)
+    public func opacity(_ opacity: Double) -> Color { fatalError() }
 }
 
 extension ShapeStyle where Self == Color {
     // https://developer.apple.com/documentation/swiftui/shapestyle/red
     public static var red: Color { .red }
+}
+
+// https://developer.apple.com/documentation/swiftui/material
+public struct Material: ShapeStyle {
+    // https://developer.apple.com/documentation/swiftui/material/regular
+    public static let regular = Material()
+    private init() {}
+}
+
+extension ShapeStyle where Self == Material {
+    // https://developer.apple.com/documentation/swiftui/shapestyle/regularmaterial
+    public static var regularMaterial: Material { .regular }
+}
+
+// https://developer.apple.com/documentation/swiftui/safearearegions
+@frozen public struct SafeAreaRegions: OptionSet, Sendable {
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    // https://developer.apple.com/documentation/swiftui/safearearegions/all
+    public static let all = SafeAreaRegions(rawValue: .max)
+}
+
+// https://developer.apple.com/documentation/swiftui/accessibilitychildbehavior
+public struct AccessibilityChildBehavior: Hashable, Sendable {
+    // https://developer.apple.com/documentation/swiftui/accessibilitychildbehavior/ignore
+    public static let ignore = AccessibilityChildBehavior()
+    // https://developer.apple.com/documentation/swiftui/accessibilitychildbehavior/contain
+    public static let contain = AccessibilityChildBehavior()
+    private init() {}
+}
+
+// https://developer.apple.com/documentation/swiftui/accessibilitytraits (a `SetAlgebra` of itself, so
+// traits combine as `[.isHeader, .isButton]`; the requirements without a default are declared)
+public struct AccessibilityTraits: SetAlgebra, Sendable {
+    // https://developer.apple.com/documentation/swiftui/accessibilitytraits/isheader
+    public static let isHeader = AccessibilityTraits()
+    // https://developer.apple.com/documentation/swiftui/accessibilitytraits/ismodal
+    public static let isModal = AccessibilityTraits()
+
+    public init() {}
+    public func contains(_ member: AccessibilityTraits) -> Bool { fatalError() }
+    public func union(_ other: AccessibilityTraits) -> AccessibilityTraits { fatalError() }
+    public func intersection(_ other: AccessibilityTraits) -> AccessibilityTraits { fatalError() }
+    public func symmetricDifference(_ other: AccessibilityTraits) -> AccessibilityTraits { fatalError() }
+    @discardableResult
+    public mutating func insert(
+        _ newMember: AccessibilityTraits
+    ) -> (inserted: Bool, memberAfterInsert: AccessibilityTraits) { fatalError() }
+    @discardableResult
+    public mutating func remove(_ member: AccessibilityTraits) -> AccessibilityTraits? { fatalError() }
+    @discardableResult
+    public mutating func update(with newMember: AccessibilityTraits) -> AccessibilityTraits? { fatalError() }
+    public mutating func formUnion(_ other: AccessibilityTraits) { fatalError() }
+    public mutating func formIntersection(_ other: AccessibilityTraits) { fatalError() }
+    public mutating func formSymmetricDifference(_ other: AccessibilityTraits) { fatalError() }
 }

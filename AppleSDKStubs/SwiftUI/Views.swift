@@ -60,6 +60,13 @@ nonisolated public struct Button<Label: View>: View {
     public var body: Never { fatalError() }
 }
 
+extension Button {
+    // https://developer.apple.com/documentation/swiftui/button/init(action:label:)
+    @preconcurrency nonisolated public init(action: @escaping @MainActor () -> Void, @ViewBuilder label: () -> Label) {
+        fatalError()
+    }
+}
+
 extension Button where Label == Text {
     // https://developer.apple.com/documentation/swiftui/button/init(_:action:)-lpm7
     @preconcurrency nonisolated public init<S: StringProtocol>(_ title: S, action: @escaping @MainActor () -> Void) {
@@ -148,6 +155,22 @@ extension List where SelectionValue == Never {
     public var body: Never { fatalError() }
 }
 
+// https://developer.apple.com/documentation/swiftui/zstack
+@frozen nonisolated public struct ZStack<Content: View>: View {
+    public typealias Body = Never
+    // https://developer.apple.com/documentation/swiftui/zstack/init(alignment:content:)
+    public init(alignment: Alignment = .center, @ViewBuilder content: () -> Content) { fatalError() }
+    public var body: Never { fatalError() }
+}
+
+// https://developer.apple.com/documentation/swiftui/viewthatfits
+@frozen nonisolated public struct ViewThatFits<Content: View>: View {
+    public typealias Body = Never
+    // https://developer.apple.com/documentation/swiftui/viewthatfits/init(in:content:)
+    public init(in axes: Axis.Set = [.horizontal, .vertical], @ViewBuilder content: () -> Content) { fatalError() }
+    public var body: Never { fatalError() }
+}
+
 // https://developer.apple.com/documentation/swiftui/spacer
 @frozen nonisolated public struct Spacer: View {
     public typealias Body = Never
@@ -180,4 +203,44 @@ public struct NavigationStack<Data, Root: View>: View {
 extension NavigationStack where Data == NavigationPath {
     // https://developer.apple.com/documentation/swiftui/navigationstack/init(root:)
     @MainActor @preconcurrency public init(@ViewBuilder root: () -> Root) { fatalError() }
+}
+
+// https://developer.apple.com/documentation/swiftui/primitivebuttonstyle
+@MainActor @preconcurrency
+public protocol PrimitiveButtonStyle {
+    // https://developer.apple.com/documentation/swiftui/primitivebuttonstyle/body
+    associatedtype Body: View
+    // https://developer.apple.com/documentation/swiftui/primitivebuttonstyle/configuration
+    typealias Configuration = PrimitiveButtonStyleConfiguration
+    // https://developer.apple.com/documentation/swiftui/primitivebuttonstyle/makebody(configuration:)
+    @ViewBuilder @MainActor @preconcurrency func makeBody(configuration: Self.Configuration) -> Self.Body
+}
+
+// https://developer.apple.com/documentation/swiftui/primitivebuttonstyleconfiguration
+public struct PrimitiveButtonStyleConfiguration {}
+
+// https://developer.apple.com/documentation/swiftui/borderedbuttonstyle
+nonisolated public struct BorderedButtonStyle: PrimitiveButtonStyle {
+    // https://developer.apple.com/documentation/swiftui/borderedbuttonstyle/init()
+    public init() {}
+    // https://developer.apple.com/documentation/swiftui/borderedbuttonstyle/makebody(configuration:)
+    public func makeBody(configuration: BorderedButtonStyle.Configuration) -> some View { _StubView() }
+}
+
+extension PrimitiveButtonStyle where Self == BorderedButtonStyle {
+    // https://developer.apple.com/documentation/swiftui/primitivebuttonstyle/bordered
+    nonisolated public static var bordered: BorderedButtonStyle { BorderedButtonStyle() }
+}
+
+// https://developer.apple.com/documentation/swiftui/borderedprominentbuttonstyle
+nonisolated public struct BorderedProminentButtonStyle: PrimitiveButtonStyle {
+    // https://developer.apple.com/documentation/swiftui/borderedprominentbuttonstyle/init()
+    public init() {}
+    // https://developer.apple.com/documentation/swiftui/borderedprominentbuttonstyle/makebody(configuration:)
+    public func makeBody(configuration: BorderedProminentButtonStyle.Configuration) -> some View { _StubView() }
+}
+
+extension PrimitiveButtonStyle where Self == BorderedProminentButtonStyle {
+    // https://developer.apple.com/documentation/swiftui/primitivebuttonstyle/borderedprominent
+    nonisolated public static var borderedProminent: BorderedProminentButtonStyle { BorderedProminentButtonStyle() }
 }

@@ -30,6 +30,12 @@
                     if let banner = viewModel.errorBanner {
                         ErrorMessageView(message: banner, retry: { viewModel.retry() })
                     }
+                    if let notice = viewModel.nothingNearbyNotice {
+                        Text(notice)
+                            .font(.footnote)
+                            .padding()
+                            .accessibilityIdentifier(AccessibilityIdentifiers.AnimalList.nothingNearby)
+                    }
                     listing
                 }
                 .navigationTitle(L10n.AnimalList.title)
@@ -38,22 +44,22 @@
                         .accessibilityIdentifier("animalList.permissions")
                 }
             }
+            // Hidden explicitly: `.isModal` silences only the card's siblings, maybe not the navigation bar.
+            .accessibilityHidden(viewModel.permissionPopup != nil)
+            .overlay {
+                if let popup = viewModel.permissionPopup {
+                    PermissionPopupView(
+                        content: popup,
+                        openSettings: { viewModel.openSettings() },
+                        cancel: { viewModel.continueWithoutLocation() }
+                    )
+                }
+            }
             .onAppear { viewModel.onAppear() }
             // Every phase is forwarded; on a return to active (background → inactive → active) the
             // view model re-checks the permission status, as `checkPermissionStatusChange()` does.
             .onChange(of: scenePhase) { _, newPhase in
                 scenePhaseChanged(AppScenePhase(newPhase))
-            }
-            .alert(L10n.Location.Permission.Popup.title, isPresented: $viewModel.showPermissionDeniedAlert) {
-                Button(L10n.Location.Permission.Popup.settingsButton) { viewModel.openSettings() }
-                    .accessibilityIdentifier(AccessibilityIdentifiers.PermissionPopup.goToSettings)
-                Button(L10n.Location.Permission.Popup.cancelButton, role: .cancel) {
-                    viewModel.continueWithoutLocation()
-                }
-                .accessibilityIdentifier(AccessibilityIdentifiers.PermissionPopup.cancel)
-            } message: {
-                Text(L10n.Location.Permission.Popup.message)
-                    .accessibilityIdentifier(AccessibilityIdentifiers.PermissionPopup.message)
             }
         }
 
@@ -76,6 +82,8 @@
                         .accessibilityIdentifier(AccessibilityIdentifiers.AnimalList.row(id: animal.id))
                 }
                 .accessibilityIdentifier(AccessibilityIdentifiers.AnimalList.list)
+                // Pull to refresh: re-reads the permission, locates when allowed, and queries.
+                .refreshable { [viewModel] in await viewModel.refresh() }
             }
         }
     }
