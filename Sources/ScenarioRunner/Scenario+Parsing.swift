@@ -33,7 +33,7 @@ extension Scenario.Device {
     static func parse(_ cursor: JSONCursor) throws(ScenarioFileError) -> Self {
         let object = try cursor.object(known: [
             "authorization", "locationServicesEnabled", "preciseLocation", "infoPlistHasWhenInUseKey",
-            "position", "fixDelayMs", "cachedFix", "motion", "health", "infoPlistHasMotionKey",
+            "position", "fixDelayMs", "coarseFixDelayMs", "cachedFix", "motion", "health", "infoPlistHasMotionKey",
             "infoPlistHasHealthKeys", "infoPlistHasAlwaysKey",
         ])
         var device = Self()
@@ -60,11 +60,16 @@ extension Scenario.Device {
         if let value = object.member("fixDelayMs", of: cursor) {
             device.fixDelayMs = try value.integer(in: 0...600_000)
         }
+        if let value = object.member("coarseFixDelayMs", of: cursor) {
+            device.coarseFixDelayMs = try value.integer(in: 0...600_000)
+        }
         if let value = object.member("cachedFix", of: cursor), !value.isNull {
-            let fix = try value.object(known: ["lat", "lon", "ageMs"])
+            let known: Set<String> = ["lat", "lon", "ageMs", "deliveredOnRequest"]
+            let fix = try value.object(known: known)
             device.cachedFix = Scenario.CachedFix(
-                position: try Scenario.Coordinate.parse(value, known: ["lat", "lon", "ageMs"]),
-                ageMs: try fix.required("ageMs", of: value).integer(in: 0...31_536_000_000)
+                position: try Scenario.Coordinate.parse(value, known: known),
+                ageMs: try fix.required("ageMs", of: value).integer(in: 0...31_536_000_000),
+                deliveredOnRequest: try fix.member("deliveredOnRequest", of: value)?.bool() ?? false
             )
         }
         return device
@@ -102,7 +107,7 @@ extension Scenario.Network {
 
 extension Scenario.Step {
     private static let keys: [String: Set<String>] = [
-        "launch": [], "terminate": [], "background": [], "foreground": [], "tapRetry": [],
+        "launch": [], "terminate": [], "background": [], "foreground": [], "tapRetry": [], "refresh": [],
         "answerSystemAlert": ["choice"], "tapPopup": ["button"],
         "settings": ["authorization", "locationServicesEnabled", "preciseLocation", "motion", "health"],
         "moveTo": ["lat", "lon"], "network": ["reachable", "latencyMs"],
@@ -133,6 +138,7 @@ extension Scenario.Step {
         case "background": return .background
         case "foreground": return .foreground
         case "tapRetry": return .tapRetry
+        case "refresh": return .refresh
         case "openPermissions": return .openPermissions
         case "closePermissions": return .closePermissions
         case "tapPermission":

@@ -28,6 +28,8 @@ public struct Scenario: Sendable, Equatable {
         /// Where the phone is; nil means no fix is possible.
         public var position: Coordinate? = Coordinate(lat: 52.2297, lon: 21.0122)
         public var fixDelayMs = 800
+        /// How long a kilometre-accuracy fix (Wi-Fi and cell towers) takes; never longer than ``fixDelayMs``.
+        public var coarseFixDelayMs = 300
         public var cachedFix: CachedFix?
         /// The app's Motion & Fitness permission (or the phone's lack of it) at first launch.
         public var motion: MotionState = .notDetermined
@@ -73,10 +75,13 @@ public struct Scenario: Sendable, Equatable {
     public struct CachedFix: Sendable, Equatable {
         public var position: Coordinate
         public var ageMs: Int
+        /// Whether iOS answers a location request with this fix at once, however old (rule 18).
+        public var deliveredOnRequest: Bool
 
-        public init(position: Coordinate, ageMs: Int) {
+        public init(position: Coordinate, ageMs: Int, deliveredOnRequest: Bool = false) {
             self.position = position
             self.ageMs = ageMs
+            self.deliveredOnRequest = deliveredOnRequest
         }
     }
 
@@ -107,6 +112,7 @@ public struct Scenario: Sendable, Equatable {
         case background
         case foreground
         case tapRetry
+        case refresh
         case answerSystemAlert(AlertChoice)
         case tapPopup(PopupButton)
         case settings(SettingsChange)
@@ -123,6 +129,7 @@ public struct Scenario: Sendable, Equatable {
             case .background: "background"
             case .foreground: "foreground"
             case .tapRetry: "tapRetry"
+            case .refresh: "refresh"
             case .answerSystemAlert: "answerSystemAlert"
             case .tapPopup: "tapPopup"
             case .settings: "settings"

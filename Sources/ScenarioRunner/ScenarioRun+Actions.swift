@@ -31,6 +31,11 @@ extension ScenarioRun {
                 let app = try foregroundApp()
                 guard app.errorMessage != nil else { throw StepRefused(description: "no error with Retry is showing") }
                 app.retry()
+            case .refresh:
+                let app = try foregroundApp()
+                guard app.state.hasCheckedStatus else { throw StepRefused(description: "the listing has not loaded yet") }
+                guard !app.isLoading else { throw StepRefused(description: "a load is under way") }
+                app.requestRefresh()
             case .answerSystemAlert(let choice): try answerSystemAlert(choice)
             case .tapPopup(let button):
                 let app = try foregroundApp()

@@ -29,6 +29,10 @@ extension ScenarioRun {
             log(.device, "requestIgnored", [("request", .string(request)), ("reason", .string(reason))])
         case .delegateCallback(_, .failed(let error)):
             lastLocationFailure = error.description
+        case .delegateCallback(_, .locationsUpdated):
+            // A fix came, yet if the app reports no location it was too old to be "the current
+            // location" (rule 18).
+            lastLocationFailure = "staleFix"
         case .systemAlertAnswered, .locationManagerCreated, .temporaryFullAccuracyExpired,
             .locationRequestStarted, .locationRequestCancelled, .delegateCallback, .subsystem:
             // Answers are logged by the step with the resulting status; the rest is plumbing.
@@ -65,7 +69,9 @@ extension ScenarioRun {
         case .listingShown(let count, let withLocation):
             log(.app, "listingShown", [("count", .int(count)), ("withLocation", .bool(withLocation))])
             lines[lines.count - 1].preview = (viewModel?.animals ?? []).prefix(3).map(LogLine.PetPreview.init)
-        case .customPopupShown: log(.app, "customPopupShown")
+        case .customPopupShown(let reason): log(.app, "customPopupShown", [("reason", .string(reason.rawValue))])
+        case .noPetsNearby: log(.app, "noPetsNearby")
+        case .refreshRequested: log(.app, "refreshRequested")
         case .customPopupDismissed(let dismissal):
             log(.app, "customPopupDismissed", [("button", .string(dismissal.rawValue))])
         case .retryTapped: log(.app, "retryTapped")

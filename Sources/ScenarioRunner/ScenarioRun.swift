@@ -188,11 +188,13 @@ extension Scenario.Device {
                 preciseLocation: preciseLocation,
                 position: position.flatMap { try? GeoCoordinate(latitude: $0.lat, longitude: $0.lon) },
                 fixDelay: .milliseconds(fixDelayMs),
+                coarseFixDelay: .milliseconds(coarseFixDelayMs),
                 cachedFix: cachedFix.flatMap { fix in
                     (try? GeoCoordinate(latitude: fix.position.lat, longitude: fix.position.lon)).map {
                         DeviceConfiguration.CachedFix(coordinate: $0, age: .milliseconds(fix.ageMs))
                     }
-                }
+                },
+                deliversCachedFixOnRequest: cachedFix?.deliveredOnRequest ?? false
             ),
             motion: DeviceConfiguration.Motion(
                 hasMotionCoprocessor: motion != .unavailable,

@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotDomain
+import StartupFeature
 
 /// Renders a scenario's log as a storyboard a person can follow: what they see, step by step.
 public enum Storyboard {
@@ -103,7 +104,9 @@ public enum Storyboard {
         case "moved": line[field: "fixPossible"] == .bool(true) ? "They walk outdoors." : "They go where no GPS fix is possible."
         case "networkChanged": line[field: "reachable"] == .bool(true) ? "The network is back." : "The network drops."
         case "requestIgnored": "iOS ignores the app's request (\(text(line, "reason")))."
-        case "customPopupShown": "A popup explains: “Location Access Needed — enable location in Settings to see nearby pets.” (Go to Settings · Cancel)"
+        case "customPopupShown": popupSentence(reason: text(line, "reason"))
+        case "noPetsNearby": "Nobody is listed within 50 km of them, so the app asks for the newest pets everywhere."
+        case "refreshRequested": "They pull the list down to refresh it."
         case "customPopupDismissed":
             switch text(line, "button") {
             case "goToSettings": "They tap “Go to Settings”."
@@ -118,6 +121,12 @@ public enum Storyboard {
                 ? "They see \(text(line, "count")) pets near them:" : "They see \(text(line, "count")) pets (all areas, newest first):"
         default: nil
         }
+    }
+
+    /// The popup as the person reads it, in the app's own words for its cause.
+    private static func popupSentence(reason raw: String) -> String {
+        let content = PermissionPopupContent(reason: PermissionPopupReason(rawValue: raw) ?? .denied)
+        return "A popup explains: “\(content.title) — \(content.message)” (\(content.settingsButton) · \(content.cancelButton))"
     }
 
     private static func permissionName(_ raw: String) -> String {

@@ -57,8 +57,15 @@ struct StoryExpectation {
         "us3-5-browse-after-cancel": .init(finalListingWithLocation: false, popups: 1),
         "us4-1-grant-in-settings": .init(finalListingWithLocation: true, popups: 1),
         "us4-2-denied-grant-and-return": .init(finalListingWithLocation: true, popups: 1),
-        "us4-3-revoked": .init(finalListingWithLocation: true, popups: 1),
-        "us4-4-revoked-next-query": .init(finalListingWithLocation: false, popups: 1, failedQueries: 1),
+        // FR-004: no popup follows a change the person made in Settings.
+        "us4-3-revoked": .init(finalListingWithLocation: true, popups: 0),
+        "us4-4-revoked-next-query": .init(finalListingWithLocation: false, popups: 0, failedQueries: 2),
+        "edge-stale-fix-delivered-on-request": .init(finalListingWithLocation: false, popups: 0),
+        "refresh-after-fallback": .init(finalListingWithLocation: true, popups: 0),
+        "edge-allow-once-lapses-in-session": .init(
+            finalListingWithLocation: true, popups: 0, systemAlerts: 2, permissionStates: ["location": "authorized"]),
+        // The fallback listing is the one without coordinates, and it is not empty.
+        "edge-nobody-nearby": .init(finalListingWithLocation: false, popups: 0),
     ]
 }
 
@@ -107,17 +114,29 @@ func checkStory(_ name: String, _ output: String, sourceLocation: SourceLocation
     var queryInFlight = false
     var locationForNextQuery = false
     var popupsThisLaunch = 0
+    var checksThisLaunch = 0
+    var previousAppEvent: String?
     for line in lines {
+        defer { if line.fields["source"] as? String == "app" { previousAppEvent = line.event } }
         switch line.event {
         case "appLaunched":
             queryInFlight = false
             locationForNextQuery = false
             popupsThisLaunch = 0
+            checksThisLaunch = 0
+        case "permissionChecked": checksThisLaunch += 1
+        case "listingShown":
+            // A located listing is never empty while there are pets: nobody nearby brings the fallback.
+            #expect(line.fields["count"] as? Int != 0, "\(name): an empty listing", sourceLocation: sourceLocation)
         case "locationObtained": locationForNextQuery = true
         case "customPopupShown":
             popupsThisLaunch += 1
-            // FR-013: at most once per session.
+            // FR-013: at most once per session; FR-004: with the session's first status check, by cause.
             #expect(popupsThisLaunch <= 1, "\(name): popup shown twice in one launch", sourceLocation: sourceLocation)
+            #expect(checksThisLaunch == 1 && previousAppEvent == "permissionChecked",
+                "\(name): popup not shown with the first status check", sourceLocation: sourceLocation)
+            #expect(["denied", "restricted", "locationServicesOff"].contains(line.fields["reason"] as? String),
+                "\(name): popup without a known reason", sourceLocation: sourceLocation)
         case "queryStarted":
             // Never two queries in flight (FR-015).
             #expect(!queryInFlight, "\(name): a query started while another was in flight", sourceLocation: sourceLocation)
