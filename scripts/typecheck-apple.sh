@@ -19,8 +19,12 @@
 # with one summary: "typecheck-apple: FAILED (...)" and a line per problem, naming the module and the
 # file(s) the compiler's `path:line:col: error:` lines point at (or, when it names none, the module's
 # files), and exits 1.
+#
+# APPLE_SDK_STUBS=DIR takes the stub modules from DIR instead of AppleSDKStubs/ (the script's own test
+# uses it to check that a broken stub is reported).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+stub_root="${APPLE_SDK_STUBS:-AppleSDKStubs}"
 
 # Stub modules, in dependency order (SwiftUI re-exports UIKit, as on iOS).
 stub_modules=(CoreLocation CoreMotion HealthKit UIKit SwiftUI)
@@ -116,8 +120,8 @@ done
 for file in "${platform_live[@]}" "${startup_feature_ui[@]}" "${app[@]}"; do
     # A condition on a framework without a stub would be false here and hide the code unchecked.
     for framework in $(grep -oE 'canImport\([A-Za-z_]+\)' "$file" | sed -E 's/canImport\((.*)\)/\1/' | sort -u); do
-        if [[ ! -d "AppleSDKStubs/$framework" ]]; then
-            fail "$file tests canImport($framework) but AppleSDKStubs/$framework does not exist: add a stub module"
+        if [[ ! -d "$stub_root/$framework" ]]; then
+            fail "$file tests canImport($framework) but $stub_root/$framework does not exist: add a stub module"
         fi
     done
     if grep -nE '^[[:space:]]*#(if|elseif).*(os\(|targetEnvironment\()' "$file" >/dev/null; then
@@ -125,10 +129,10 @@ for file in "${platform_live[@]}" "${startup_feature_ui[@]}" "${app[@]}"; do
     fi
 done
 
-for folder in AppleSDKStubs/*/; do
+for folder in "$stub_root"/*/; do
     name="$(basename "$folder")"
     if [[ " ${stub_modules[*]} " != *" $name "* ]]; then
-        fail "AppleSDKStubs/$name is not in stub_modules of $0: it would never be compiled"
+        fail "$stub_root/$name is not in stub_modules of $0: it would never be compiled"
     fi
 done
 
@@ -178,9 +182,9 @@ fi
 
 echo "== stub modules: ${stub_modules[*]}"
 for module in "${stub_modules[@]}"; do
-    sources=(AppleSDKStubs/"$module"/*.swift)
+    sources=("$stub_root/$module"/*.swift)
     if ((${#sources[@]} == 0)); then
-        fail "stub module $module not compiled: AppleSDKStubs/$module/ has no .swift file"
+        fail "stub module $module not compiled: $stub_root/$module/ has no .swift file"
         failed_modules+=("$module")
         continue
     fi
@@ -197,7 +201,7 @@ for module in "${stub_modules[@]}"; do
         >"$log" 2>&1 || status=$?
     cat "$log"
     if ((status != 0)); then
-        fail "stub module $module (AppleSDKStubs/$module) does not compile: $(named_files "$log" error "${sources[@]}")"
+        fail "stub module $module ($stub_root/$module) does not compile: $(named_files "$log" error "${sources[@]}")"
         failed_modules+=("$module")
     fi
 done
