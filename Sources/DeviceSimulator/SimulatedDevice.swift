@@ -218,7 +218,7 @@ public final class SimulatedDevice {
         let entry = DeviceLogEntry(elapsed: at, date: time.date(at: at), event: event)
         entries.append(entry)
         onEvent?(entry)
-        for subscriber in logSubscribers.values { subscriber.yield(entry) }
+        for id in logSubscribers.keys.sorted() { logSubscribers[id]?.yield(entry) }  // in subscription order
     }
 
     /// Runs `work` after `delay` of virtual time (zero: on the next turn, never inside the caller).
@@ -288,7 +288,7 @@ public final class SimulatedDevice {
         let previous = phase
         phase = next
         record(.sceneChanged(from: previous, to: next))
-        for subscriber in phaseSubscribers.values { subscriber.yield(next) }
+        for id in phaseSubscribers.keys.sorted() { phaseSubscribers[id]?.yield(next) }  // in subscription order
     }
 
     private func enterBackground() {

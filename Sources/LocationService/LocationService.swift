@@ -205,7 +205,8 @@ public actor LocationService: LocationServiceProtocol {
             finishLocationRequest(with: nil)
         }
         if let lastReportedStatus, lastReportedStatus != status {
-            for subscriber in statusSubscribers.values { subscriber.yield(status) }
+            // In subscription order, so that who hears a change first never depends on hashing.
+            for token in statusSubscribers.keys.sorted() { statusSubscribers[token]?.yield(status) }
         }
         lastReportedStatus = status
     }

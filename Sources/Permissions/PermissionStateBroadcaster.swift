@@ -18,7 +18,8 @@ final class PermissionStateBroadcaster {
     }
 
     func send(_ state: PermissionState) {
-        for continuation in subscribers.values { continuation.yield(state) }
+        // In subscription order, so that who hears a change first never depends on hashing.
+        for id in subscribers.keys.sorted() { subscribers[id]?.yield(state) }
     }
 
     var subscriberCount: Int { subscribers.count }

@@ -89,8 +89,7 @@ extension ScenarioRun {
         let repository = SimulatedNetworkRepository(
             client: AnimalRepository(baseURL: serverURL),
             network: network,
-            clock: clock,
-            onQueryStarted: { [weak self] path in self?.log(.app, "queryStarted", [("path", .string(path))]) }
+            clock: clock
         )
         let viewModel = AnimalListViewModel(locationService: service, animalRepository: repository)
         viewModel.onEvent = { [weak self] event in self?.record(event) }

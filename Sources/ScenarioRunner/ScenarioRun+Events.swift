@@ -1,7 +1,9 @@
+import Foundation
 import AppFeature
 import DeviceSimulator
 import LocationService
 import Permissions
+import PetAPI
 import PetSpotDomain
 import StartupFeature
 
@@ -75,8 +77,13 @@ extension ScenarioRun {
         case .customPopupDismissed(let dismissal):
             log(.app, "customPopupDismissed", [("button", .string(dismissal.rawValue))])
         case .retryTapped: log(.app, "retryTapped")
-        case .queryStarted, .settingsOpened, .scenePhaseChanged:
-            // The network logs the query with its path, the device logs Settings and scene changes.
+        case .queryStarted:
+            // Logged as the machine starts the query (never after a hop to another thread, which would
+            // let the order of lines vary), with the path the app's HTTP client requests for it.
+            let sent: UserLocation? = if case .querying(let location) = viewModel?.state.activity { location } else { nil }
+            log(.app, "queryStarted", [("path", .string(AnimalRepository(baseURL: serverURL).requestPath(near: sent)))])
+        case .settingsOpened, .scenePhaseChanged:
+            // The device logs Settings and scene changes.
             break
         }
     }

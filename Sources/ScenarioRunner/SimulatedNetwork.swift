@@ -54,11 +54,8 @@ struct SimulatedNetworkRepository: AnimalRepositoryProtocol {
     let client: AnimalRepository
     let network: SimulatedNetwork
     let clock: VirtualClock
-    let onQueryStarted: @MainActor @Sendable (String) -> Void
 
     func fetchAnimals(near location: UserLocation?) async throws -> [Animal] {
-        let path = client.requestPath(near: location)
-        await onQueryStarted(path)
         try await clock.sleep(for: await network.latency)
         guard await network.reachable else { throw NetworkUnreachable() }
         await network.requestLeft()
