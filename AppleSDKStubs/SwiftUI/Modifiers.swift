@@ -106,6 +106,12 @@ extension View {
     nonisolated public func accessibilityIdentifier(_ identifier: String) -> ModifiedContent<Self, AccessibilityAttachmentModifier> {
         fatalError()
     }
+    // https://developer.apple.com/documentation/swiftui/view/accessibilityaction(_:_:)
+    // (returns `ModifiedContent<Self, AccessibilityAttachmentModifier>`; declared `some View` here.)
+    nonisolated public func accessibilityAction(
+        _ actionKind: AccessibilityActionKind = .default,
+        _ handler: @escaping () -> Void
+    ) -> some View { _StubView() }
     // https://developer.apple.com/documentation/swiftui/view/accessibilityelement(children:)
     nonisolated public func accessibilityElement(children: AccessibilityChildBehavior = .ignore) -> some View {
         _StubView()

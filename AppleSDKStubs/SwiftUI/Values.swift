@@ -147,6 +147,15 @@ extension ShapeStyle where Self == Material {
     public static let all = SafeAreaRegions(rawValue: .max)
 }
 
+// https://developer.apple.com/documentation/swiftui/accessibilityactionkind
+public struct AccessibilityActionKind: Sendable {
+    // https://developer.apple.com/documentation/swiftui/accessibilityactionkind/default
+    public static let `default` = AccessibilityActionKind()
+    // https://developer.apple.com/documentation/swiftui/accessibilityactionkind/escape
+    public static let escape = AccessibilityActionKind()
+    private init() {}
+}
+
 // https://developer.apple.com/documentation/swiftui/accessibilitychildbehavior
 public struct AccessibilityChildBehavior: Hashable, Sendable {
     // https://developer.apple.com/documentation/swiftui/accessibilitychildbehavior/ignore

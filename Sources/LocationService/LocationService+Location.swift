@@ -30,7 +30,8 @@ extension LocationService {
         let age = now().timeIntervalSince(location.timestamp)
         let limit = Double(configuration.maximumCachedFixAge.components.seconds)
             + Double(configuration.maximumCachedFixAge.components.attoseconds) / 1e18
-        return age <= limit
+        // A fix stamped far in the future (the device clock was set back) is not trusted either.
+        return age <= limit && age >= -limit
     }
 
     private func startLocationRequest() {

@@ -33,7 +33,9 @@ extension ScenarioRun {
                 app.retry()
             case .refresh:
                 let app = try foregroundApp()
-                guard app.state.hasCheckedStatus else { throw StepRefused(description: "the listing has not loaded yet") }
+                // What the screen allows: the pull works on a list of pets, not under the popup.
+                guard case .animals = app.content else { throw StepRefused(description: "no list of pets is showing to pull down") }
+                guard app.permissionPopup == nil else { throw StepRefused(description: "the location popup is up") }
                 guard !app.isLoading else { throw StepRefused(description: "a load is under way") }
                 app.requestRefresh()
             case .answerSystemAlert(let choice): try answerSystemAlert(choice)

@@ -1,6 +1,6 @@
-import Foundation
 import AppFeature
 import DeviceSimulator
+import Foundation
 import LocationService
 import Permissions
 import PetAPI
@@ -31,10 +31,16 @@ extension ScenarioRun {
             log(.device, "requestIgnored", [("request", .string(request)), ("reason", .string(reason))])
         case .delegateCallback(_, .failed(let error)):
             lastLocationFailure = error.description
-        case .delegateCallback(_, .locationsUpdated):
-            // A fix came, yet if the app reports no location it was too old to be "the current
-            // location" (rule 18).
-            lastLocationFailure = "staleFix"
+        case .delegateCallback(_, .locationsUpdated(let fixes)):
+            // Rule 18: a fix older than the app's freshness bound is not the current location; if
+            // the app then reports none, this is why.
+            let bound = LocationService.Configuration().maximumCachedFixAge
+            let boundSeconds = Double(bound.components.seconds) + Double(bound.components.attoseconds) / 1e18
+            if let newest = fixes.last(where: { $0.horizontalAccuracy >= 0 }),
+                entry.date.timeIntervalSince(newest.timestamp) > boundSeconds
+            {
+                lastLocationFailure = "staleFix"
+            }
         case .systemAlertAnswered, .locationManagerCreated, .temporaryFullAccuracyExpired,
             .locationRequestStarted, .locationRequestCancelled, .delegateCallback, .subsystem:
             // Answers are logged by the step with the resulting status; the rest is plumbing.
@@ -66,6 +72,8 @@ extension ScenarioRun {
         case .locationUnavailable:
             let reason = lastLocationFailure ?? (device.locationAuthorization.isAuthorized ? "timeout" : "notAuthorized")
             log(.app, "locationUnavailable", [("reason", .string(reason))])
+        case .locationDroppedAfterRevocation:
+            log(.app, "locationUnavailable", [("reason", .string("revoked"))])
         case .queryFinished(let count): log(.app, "queryFinished", [("count", .int(count))])
         case .queryFailed(let reason): log(.app, "queryFailed", [("message", .string(reason))])
         case .listingShown(let count, let withLocation):

@@ -22,7 +22,8 @@ extension AnimalListViewModel {
 
     /// Said above a listing shown because nobody is within the search radius; nil otherwise.
     public var nothingNearbyNotice: String? {
-        state.listing?.isFallbackForNothingNearby == true ? L10n.AnimalList.nothingNearby : nil
+        guard let listing = state.listing, listing.isFallbackForNothingNearby, !listing.animals.isEmpty else { return nil }
+        return L10n.AnimalList.nothingNearby
     }
 
     /// The error with Retry shown above earlier results; nil when there are none or no error.

@@ -8,6 +8,8 @@ public enum AppEvent: Equatable, Sendable {
         case cancel
         /// Permission was granted while it was up, so it closed itself.
         case permissionGranted
+        /// The status it explained changed otherwise (back to "not determined", say), so it closed itself.
+        case statusChanged
     }
 
     case screenAppeared
@@ -21,6 +23,8 @@ public enum AppEvent: Equatable, Sendable {
     case locationRequested
     case locationObtained
     case locationUnavailable
+    /// A fix came, but location was no longer allowed by then (US4-4): it is not used.
+    case locationDroppedAfterRevocation
     case queryStarted(withLocation: Bool)
     case queryFinished(count: Int)
     case queryFailed(reason: String)
@@ -60,7 +64,11 @@ public enum AppEvent: Equatable, Sendable {
             }
         case .locationResult(let location):
             if before.activity == .locating {
-                log.append(location == nil ? .locationUnavailable : .locationObtained)
+                if location == nil {
+                    log.append(.locationUnavailable)
+                } else {
+                    log.append(after.currentLocation == nil ? .locationDroppedAfterRevocation : .locationObtained)
+                }
             }
         case .animalsLoaded(let animals):
             if before.isQuerying { log.append(.queryFinished(count: animals.count)) }
@@ -88,7 +96,7 @@ public enum AppEvent: Equatable, Sendable {
         }
         let tapped = event == .popupSettingsTapped || event == .popupCancelTapped
         if before.isPopupPresented, !after.isPopupPresented, !tapped {
-            log.append(.customPopupDismissed(.permissionGranted))
+            log.append(.customPopupDismissed(after.permissionStatus.isAuthorized ? .permissionGranted : .statusChanged))
         }
         for effect in effects {
             switch effect {

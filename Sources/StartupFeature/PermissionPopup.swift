@@ -1,3 +1,5 @@
+import PetSpotDomain
+
 /// Why the custom popup shows. Each cause has its own words, because each has a different remedy.
 public enum PermissionPopupReason: String, Equatable, Sendable, CaseIterable {
     /// The person turned location off for this app: Go to Settings fixes it.
@@ -6,6 +8,15 @@ public enum PermissionPopupReason: String, Equatable, Sendable, CaseIterable {
     case restricted
     /// Location Services are off for the whole phone (Settings › Privacy & Security › Location Services).
     case locationServicesOff
+
+    /// Whether this cause still explains `status`: once the status is something else (allowed, or
+    /// back to "not determined"), the popup would no longer say what is true.
+    public func explains(_ status: LocationPermissionStatus) -> Bool {
+        switch self {
+        case .denied, .locationServicesOff: status == .denied
+        case .restricted: status == .restricted
+        }
+    }
 }
 
 /// What the custom popup says, in the person's language, for one ``PermissionPopupReason``.

@@ -16,16 +16,17 @@ extension StartupMachine {
     ) -> [Effect] {
         let previous = state.permissionStatus
         state.permissionStatus = status
+        if let popup = state.popup, !popup.explains(status) { state.popup = nil }
         if status.isAuthorized {
-            state.popup = nil  // a refresh after a grant: the popup has nothing left to say
             return startLocating(in: &state)  // FR-002
         }
         state.currentLocation = nil
         if status == .notDetermined, isFirstCheck || state.needsAuthorizationRequest || previous != .notDetermined {
             // FR-003: iOS's alert shows. SC-001/FR-007: the query without coordinates starts behind it
             // at once, as behind the custom popup (departure 5); the answer is handled when it comes
-            // (see `answerAuthorization`).
-            return ask(in: &state)
+            // (see `answerAuthorization`). If iOS cannot show it now, it is asked for later.
+            state.needsAuthorizationRequest = true
+            if canAsk(state) { return ask(in: &state) }
         }
         if isFirstCheck {
             // FR-004, FR-013: the popup, by cause, on the session's first check only.
@@ -39,7 +40,13 @@ extension StartupMachine {
         return startQuery(near: nil, in: &state)  // FR-007, FR-009
     }
 
-    /// iOS's alert and, behind it, the query without coordinates (FR-003, SC-001).
+    /// Whether iOS can show its alert now: the app is active and no earlier alert still waits.
+    static func canAsk(_ state: State) -> Bool {
+        state.scenePhase == .active && !state.isAwaitingAuthorizationAnswer
+    }
+
+    /// iOS's alert and, behind it, the query without coordinates (FR-003, SC-001). Only after
+    /// ``canAsk(_:)``.
     static func ask(in state: inout State) -> [Effect] {
         state.needsAuthorizationRequest = false
         state.isAwaitingAuthorizationAnswer = true
@@ -53,7 +60,7 @@ extension StartupMachine {
             state.needsAuthorizationRequest = false
             return []
         }
-        guard state.scenePhase == .active, state.activity == .idle, !state.isAwaitingAuthorizationAnswer else { return [] }
+        guard canAsk(state), state.activity == .idle else { return [] }
         return ask(in: &state)
     }
 
@@ -127,16 +134,20 @@ extension StartupMachine {
     static func applyStatusChange(to status: LocationPermissionStatus, in state: inout State) -> [Effect] {
         let previous = state.permissionStatus
         state.permissionStatus = status
-        if status == .notDetermined, previous != .notDetermined {
-            // Rules 5 and 7: back to "not determined" in this session; ask again as on a first launch.
-            state.currentLocation = nil
-            state.needsAuthorizationRequest = true
+        if let popup = state.popup, !popup.explains(status) {
+            state.popup = nil  // it would no longer say what is true
         }
-        if state.needsAuthorizationRequest { return askAgainIfPossible(in: &state) }
+        if status == .notDetermined {
+            if previous != .notDetermined {
+                // Rules 5 and 7: back to "not determined" in this session; ask again as on a first launch.
+                state.currentLocation = nil
+                state.needsAuthorizationRequest = true
+            }
+            return state.needsAuthorizationRequest ? askAgainIfPossible(in: &state) : []
+        }
+        state.needsAuthorizationRequest = false  // answered some other way (in Settings)
         guard status != previous else { return [] }
         if status.isAuthorized {
-            // The popup asks for exactly this; once granted it has nothing left to say.
-            state.popup = nil
             // FR-011: a grant fetches a location and refreshes the listing.
             return previous.isAuthorized ? [] : startLocating(in: &state)
         }
@@ -160,9 +171,8 @@ extension StartupMachine {
             guard state.hasBeenInBackground else { return askAgainIfPossible(in: &state) }
             state.hasBeenInBackground = false
             guard state.hasAppeared else { return [] }
-            if state.hasCheckedStatus, state.activity == .idle, state.permissionStatus.isAuthorized,
-                state.listing?.queriedNearLocation != true
-            {
+            let listedNearby = state.listing.map { $0.queriedNearLocation || $0.isFallbackForNothingNearby } ?? false
+            if state.hasCheckedStatus, state.activity == .idle, state.permissionStatus.isAuthorized, !listedNearby {
                 // The listing had to do without the person's location (no fix, too slow, failed):
                 // try again now, as a refresh does.
                 return recheckAndLoad(in: &state)

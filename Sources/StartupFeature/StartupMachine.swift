@@ -40,7 +40,12 @@ public enum StartupMachine {
             return [.checkStatus]
 
         case .statusChecked(let status, let locationServicesEnabled):
-            guard state.activity == .checkingStatus else { return observe(status, in: &state) }
+            guard state.activity == .checkingStatus else {
+                if state.popup == .locationServicesOff, locationServicesEnabled, status == .denied {
+                    state.popup = .denied  // Location Services are back on; this app itself is still denied
+                }
+                return observe(status, in: &state)
+            }
             let isFirstCheck = !state.hasCheckedStatus
             state.hasCheckedStatus = true
             if state.pendingStatus == status { state.pendingStatus = nil }

@@ -25,6 +25,8 @@
                 .padding()
                 .accessibilityElement(children: .contain)
                 .accessibilityAddTraits(.isModal)
+                // VoiceOver's two-finger scrub closes it as Cancel does.
+                .accessibilityAction(.escape) { cancel() }
                 .accessibilityIdentifier(AccessibilityIdentifiers.PermissionPopup.popup)
             }
         }

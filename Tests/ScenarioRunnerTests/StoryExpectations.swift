@@ -66,6 +66,8 @@ struct StoryExpectation {
             finalListingWithLocation: true, popups: 0, systemAlerts: 2, permissionStates: ["location": "authorized"]),
         // The fallback listing is the one without coordinates, and it is not empty.
         "edge-nobody-nearby": .init(finalListingWithLocation: false, popups: 0),
+        "edge-ask-next-time-while-popup-up": .init(
+            finalListingWithLocation: true, popups: 1, systemAlerts: 1, permissionStates: ["location": "authorized"]),
     ]
 }
 

@@ -201,3 +201,55 @@ extension StartupMachineTests {
         }
     }
 }
+
+extension StartupMachineTests {
+    // The popup says what is true: "Ask Next Time" in Settings makes the denied popup false, so it closes
+    // before iOS's alert is shown.
+    @Test func givenDeniedPopupUp_whenTheStatusGoesBackToNotDetermined_thenThePopupClosesBeforeIOSAsks() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.reduce(&state, .statusChecked(.denied))
+        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        step(&state, .statusChanged(.notDetermined), effects: [.requestAuthorization, .fetchAnimals(near: nil)]) {
+            $0.popup = nil
+            $0.permissionStatus = .notDetermined
+            $0.isAwaitingAuthorizationAnswer = true
+            $0.activity = .querying(near: nil)
+        }
+    }
+
+    // Location Services back on while the app itself stays denied: the popup now names the app's own setting.
+    @Test func givenServicesOffPopupUp_whenARecheckFindsServicesOnAndTheAppDenied_thenThePopupSaysDenied() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.reduce(&state, .statusChecked(.denied, locationServicesEnabled: false))
+        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        step(&state, .statusChecked(.denied, locationServicesEnabled: true), effects: []) { $0.popup = .denied }
+    }
+
+    // A lapse seen in the background, then "While Using" chosen in Settings before the return: the grant
+    // is applied (located and queried), not swallowed by the pending request to ask again.
+    @Test func givenLapseSeenInTheBackground_whenGrantedInSettingsBeforeTheReturn_thenItLocates() {
+        var state = listedNearby()
+        roundTripToBackground(&state)
+        _ = StartupMachine.reduce(&state, .statusChanged(.notDetermined))
+        step(&state, .statusChanged(.authorizedWhenInUse), effects: [.requestLocation]) {
+            $0.permissionStatus = .authorizedWhenInUse
+            $0.needsAuthorizationRequest = false
+            $0.activity = .locating
+        }
+    }
+
+    // A listing near nobody is still a located one: a return to the app only re-checks the status.
+    @Test func givenNobodyNearbyListing_whenTheAppReturnsFromTheBackground_thenOnlyTheStatusIsRechecked() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.reduce(&state, .statusChecked(.authorizedWhenInUse))
+        _ = StartupMachine.reduce(&state, .locationResult(Fixtures.warsaw))
+        _ = StartupMachine.reduce(&state, .animalsLoaded([]))
+        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        roundTripToBackground(&state)
+        _ = StartupMachine.reduce(&state, .scenePhaseChanged(.inactive))
+        #expect(StartupMachine.reduce(&state, .scenePhaseChanged(.active)) == [.checkStatus])
+    }
+}
