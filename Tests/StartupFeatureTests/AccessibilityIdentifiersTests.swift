@@ -39,6 +39,7 @@ import Testing
         }
         #expect(source.contains(".accessibilityElement(children: .contain)"))
         #expect(source.contains(".accessibilityAddTraits(.isModal)"))
+        #expect(source.contains(".accessibilityAction(.escape)"))  // VoiceOver's scrub cancels
         #expect(!source.contains(".font(.system(size:"))  // Dynamic Type only
     }
 }

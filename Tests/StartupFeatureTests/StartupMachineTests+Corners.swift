@@ -6,12 +6,18 @@ import TestSupport
 /// The corners of a session: a revocation racing the fix, pull to refresh, a grant that lapses,
 /// nobody nearby, and the popup's three causes.
 extension StartupMachineTests {
-    /// An authorized session showing the listing near Warsaw.
-    func listedNearby() -> State {
+    /// An authorized session whose query near Warsaw is in flight.
+    func queryingNearWarsaw() -> State {
         var state = State()
         _ = StartupMachine.reduce(&state, .screenAppeared)
         _ = StartupMachine.reduce(&state, .statusChecked(.authorizedWhenInUse))
         _ = StartupMachine.reduce(&state, .locationResult(Fixtures.warsaw))
+        return state
+    }
+
+    /// An authorized session showing the listing near Warsaw.
+    func listedNearby() -> State {
+        var state = queryingNearWarsaw()
         _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
         return state
     }
@@ -155,10 +161,7 @@ extension StartupMachineTests {
     // A located listing is never empty while there are pets: nobody within the radius → the newest
     // everywhere, marked so that the screen says why.
     @Test func givenQueryNearThePerson_whenNobodyIsWithinTheRadius_thenTheListingWithoutCoordinatesFollowsAndSaysSo() {
-        var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
-        _ = StartupMachine.reduce(&state, .statusChecked(.authorizedWhenInUse))
-        _ = StartupMachine.reduce(&state, .locationResult(Fixtures.warsaw))
+        var state = queryingNearWarsaw()
         step(&state, .animalsLoaded([]), effects: [.fetchAnimals(near: nil)]) {
             $0.activity = .queryingFallbackForNothingNearby
         }
@@ -171,10 +174,7 @@ extension StartupMachineTests {
 
     // With no pets at all, the fallback is empty too, and so is the listing: nothing is hidden.
     @Test func givenNobodyNearby_whenTheFallbackFindsNobodyEither_thenTheListingIsEmpty() {
-        var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
-        _ = StartupMachine.reduce(&state, .statusChecked(.authorizedWhenInUse))
-        _ = StartupMachine.reduce(&state, .locationResult(Fixtures.warsaw))
+        var state = queryingNearWarsaw()
         _ = StartupMachine.reduce(&state, .animalsLoaded([]))
         step(&state, .animalsLoaded([]), effects: []) {
             $0.listing = .init(animals: [], queriedNearLocation: false, isFallbackForNothingNearby: true)
@@ -242,10 +242,7 @@ extension StartupMachineTests {
 
     // A listing near nobody is still a located one: a return to the app only re-checks the status.
     @Test func givenNobodyNearbyListing_whenTheAppReturnsFromTheBackground_thenOnlyTheStatusIsRechecked() {
-        var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
-        _ = StartupMachine.reduce(&state, .statusChecked(.authorizedWhenInUse))
-        _ = StartupMachine.reduce(&state, .locationResult(Fixtures.warsaw))
+        var state = queryingNearWarsaw()
         _ = StartupMachine.reduce(&state, .animalsLoaded([]))
         _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
         roundTripToBackground(&state)
