@@ -44,7 +44,7 @@ extension PostgresPetStore {
         if added >= Self.analyzeAfter {
             // Fresh statistics right after a bulk load, so the planner picks the location index at once.
             try await withConnection(timeoutAfterLease: false) { connection in
-                try await connection.query("ANALYZE \(unescaped: table)", logger: logger)
+                _ = try await connection.query("ANALYZE \(unescaped: table)", logger: logger)
             }
         }
         return added

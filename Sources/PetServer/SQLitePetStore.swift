@@ -113,7 +113,7 @@ public struct SQLitePetStore: PetStore {
     }
 
     public func insert(_ animals: [Animal]) async throws {
-        try await pool.write { db in try Self.insert(animals, into: db) }
+        try await pool.write { db in _ = try Self.insert(animals, into: db) }
     }
 
     /// Inserts a long sequence (for instance generated demo animals) in one transaction without holding
