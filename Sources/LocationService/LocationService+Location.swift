@@ -27,11 +27,7 @@ extension LocationService {
 
     /// Whether `location` is no older than ``Configuration/maximumCachedFixAge``.
     func isFresh(_ location: UserLocation) -> Bool {
-        let age = now().timeIntervalSince(location.timestamp)
-        let limit = Double(configuration.maximumCachedFixAge.components.seconds)
-            + Double(configuration.maximumCachedFixAge.components.attoseconds) / 1e18
-        // A fix stamped far in the future (the device clock was set back) is not trusted either.
-        return age <= limit && age >= -limit
+        configuration.isFresh(fixTakenAt: location.timestamp, now: now())
     }
 
     private func startLocationRequest() {

@@ -37,6 +37,15 @@ public actor LocationService: LocationServiceProtocol {
         /// fix far sooner than GPS gives a 100 m one (rule 14).
         public var desiredAccuracy: LocationAccuracy
 
+        /// Whether a fix taken at `timestamp` may still count as the current location at `now`: no older
+        /// than ``maximumCachedFixAge``, and not stamped further than that in the future either (the
+        /// device clock was set back).
+        public func isFresh(fixTakenAt timestamp: Date, now: Date) -> Bool {
+            let limit = Double(maximumCachedFixAge.components.seconds)
+                + Double(maximumCachedFixAge.components.attoseconds) / 1e18
+            return abs(now.timeIntervalSince(timestamp)) <= limit
+        }
+
         public init(
             authorizationTimeout: Duration = .seconds(30),
             promptAppearanceTimeout: Duration = .seconds(1),

@@ -34,10 +34,8 @@ extension ScenarioRun {
         case .delegateCallback(_, .locationsUpdated(let fixes)):
             // Rule 18: a fix older than the app's freshness bound is not the current location; if
             // the app then reports none, this is why.
-            let bound = LocationService.Configuration().maximumCachedFixAge
-            let boundSeconds = Double(bound.components.seconds) + Double(bound.components.attoseconds) / 1e18
             if let newest = fixes.last(where: { $0.horizontalAccuracy >= 0 }),
-                entry.date.timeIntervalSince(newest.timestamp) > boundSeconds
+                !LocationService.Configuration().isFresh(fixTakenAt: newest.timestamp, now: entry.date)
             {
                 lastLocationFailure = "staleFix"
             }

@@ -100,9 +100,7 @@ public final class AnimalListViewModel {
     /// Reads the status now and lets the machine react to any change (FR-010, FR-011); returns when
     /// everything it started has finished.
     public func checkPermissionStatusChange() async {
-        let status = await locationService.authorizationStatus
-        let servicesOn = status == .denied ? await locationService.locationServicesEnabled : true
-        send(.statusChecked(status, locationServicesEnabled: servicesOn))
+        send(await readStatus())
         await waitUntilIdle()
     }
 
@@ -155,12 +153,7 @@ public final class AnimalListViewModel {
         case .observeStatusChanges:
             track { self.observe(await locationService.authorizationStatusUpdates()) }
         case .checkStatus:
-            track {
-                let status = await locationService.authorizationStatus
-                // Rule 7: with Location Services off the status reads `.denied`; only then is it asked.
-                let servicesOn = status == .denied ? await locationService.locationServicesEnabled : true
-                self.send(.statusChecked(status, locationServicesEnabled: servicesOn))
-            }
+            track { self.send(await self.readStatus()) }
         case .requestAuthorization:
             track { self.send(.authorizationAnswered(await locationService.requestWhenInUseAuthorization())) }
         case .requestLocation:
@@ -174,6 +167,14 @@ public final class AnimalListViewModel {
                 }
             }
         }
+    }
+
+    /// The status as ``StartupMachine/Event/statusChecked(_:locationServicesEnabled:)``. Rule 7: with
+    /// Location Services off the status reads `.denied`, so only then is the device-wide switch read.
+    private func readStatus() async -> StartupMachine.Event {
+        let status = await locationService.authorizationStatus
+        let servicesOn = status == .denied ? await locationService.locationServicesEnabled : true
+        return .statusChecked(status, locationServicesEnabled: servicesOn)
     }
 
     /// Runs `work` in a task that ``waitUntilIdle()`` waits for.

@@ -17,6 +17,7 @@ extension StartupMachine {
         let previous = state.permissionStatus
         state.permissionStatus = status
         if let popup = state.popup, !popup.explains(status) { state.popup = nil }
+        if status != .notDetermined { state.needsAuthorizationRequest = false }
         if status.isAuthorized {
             return startLocating(in: &state)  // FR-002
         }
@@ -64,24 +65,28 @@ extension StartupMachine {
         return ask(in: &state)
     }
 
+    /// Starts a step of a load. No dead Retry: a failed query's error goes as soon as any step starts,
+    /// since Retry does nothing while one runs.
+    static func begin(_ activity: Activity, in state: inout State) {
+        state.activity = activity
+        state.loadFailure = nil
+    }
+
     static func startLocating(in state: inout State) -> [Effect] {
-        state.activity = .locating
-        state.loadFailure = nil  // no dead Retry: the error goes as soon as a new load starts
+        begin(.locating, in: &state)
         return [.requestLocation]
     }
 
     /// Re-reads the status, then loads as it says (pull to refresh, a return to the app).
     static func recheckAndLoad(in state: inout State) -> [Effect] {
-        state.activity = .checkingStatus
-        state.loadFailure = nil
+        begin(.checkingStatus, in: &state)
         return [.checkStatus]
     }
 
     /// Starts the one query; coordinates leave the device rounded (departure 6).
     static func startQuery(near location: UserLocation?, in state: inout State) -> [Effect] {
         let sent = location?.rounded(toDecimals: state.coordinateDecimals)
-        state.activity = .querying(near: sent)
-        state.loadFailure = nil
+        begin(.querying(near: sent), in: &state)
         return [.fetchAnimals(near: sent)]
     }
 

@@ -33,7 +33,7 @@ public enum StartupMachine {
             guard state.hasAppeared else {
                 // FR-001: the status is checked when the screen appears; FR-010: and observed from now on.
                 state.hasAppeared = true
-                state.activity = .checkingStatus
+                begin(.checkingStatus, in: &state)
                 return [.observeStatusChanges, .checkStatus]
             }
             // A later appearance re-reads the status as an observation; it does not restart the load.
@@ -73,7 +73,7 @@ public enum StartupMachine {
             case .querying(.some) where animals.isEmpty:
                 // Nobody within the radius: a located listing is never empty while there are pets, so
                 // the listing without coordinates follows, and the screen says why.
-                state.activity = .queryingFallbackForNothingNearby
+                begin(.queryingFallbackForNothingNearby, in: &state)
                 return [.fetchAnimals(near: nil)]
             case .querying(let location):
                 // FR-012: the listing shows when its query completes.
@@ -112,8 +112,6 @@ public enum StartupMachine {
 
         case .retryTapped:
             guard state.hasAppeared, state.activity == .idle else { return [] }
-            let asked = askAgainIfPossible(in: &state)
-            if !asked.isEmpty { return asked }
             return startLoad(for: state.permissionStatus, isFirstCheck: false, in: &state)
 
         case .refreshRequested:
