@@ -51,13 +51,8 @@ extension SimulatedDevice {
         if let missing = required.first(where: { !infoPlistKeys.contains($0) }) {
             throw .settingsChoiceNotOffered(choice, missingKey: missing)
         }
-        if location.grantIsTemporary {
-            location.grantIsTemporary = false
-            if !location.temporaryFullAccuracy { location.cancelExpiry() }
-        }
-        location.storedStatus = choice.status
         record(.settingChanged(name: "Location", value: choice.rawValue))
-        location.reportIfChanged()
+        location.choose(choice.status)
     }
 
     /// The person switches Location Services for the whole device (rule 7).
@@ -65,9 +60,8 @@ extension SimulatedDevice {
     public func setLocationServicesEnabled(_ enabled: Bool) throws(SimulatedDeviceError) {
         catchUp()
         try ensureSettingsReachable()
-        location.servicesEnabled = enabled
         record(.settingChanged(name: "Location Services", value: enabled ? "on" : "off"))
-        location.reportIfChanged()
+        location.setServicesEnabled(enabled)
     }
 
     /// The person switches the app's "Precise Location" (rule 11).
@@ -75,26 +69,22 @@ extension SimulatedDevice {
     public func setPreciseLocation(_ precise: Bool) throws(SimulatedDeviceError) {
         catchUp()
         try ensureSettingsReachable()
-        location.preciseLocation = precise
-        location.temporaryFullAccuracy = false
-        location.reducedAnchor = nil
         record(.settingChanged(name: "Precise Location", value: precise ? "on" : "off"))
-        location.reportIfChanged()
+        location.setPreciseLocation(precise)
     }
 
     /// Parental controls or device management forbid (or allow again) location for the app (rule 8).
     /// Applies at once, even while the app is in the foreground.
     public func setLocationRestricted(_ restricted: Bool) {
         catchUp()
-        location.restricted = restricted
         record(.settingChanged(name: "Location restriction", value: restricted ? "on" : "off"))
-        location.reportIfChanged()
+        location.setRestricted(restricted)
     }
 
     /// The phone moves to `coordinate`; nil means no fix can be had there.
     public func move(to coordinate: GeoCoordinate?) {
         catchUp()
-        location.position = coordinate
+        location.move(to: coordinate)
         record(.positionChanged(hasFix: coordinate != nil))
     }
 

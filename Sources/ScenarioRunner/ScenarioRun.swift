@@ -3,6 +3,7 @@ import ConcurrencyExtras
 import DeviceSimulator
 import Foundation
 import LocationService
+import Logging
 import Permissions
 import PetAPI
 import PetSpotDomain
@@ -27,21 +28,21 @@ public final class ScenarioRun {
     /// How long the run goes on after the last step while anything is pending.
     public static let tail: Duration = .seconds(60)
 
-    let scenario: Scenario
-    let serverURL: URL
-    let clock = VirtualClock()
-    let device: SimulatedDevice
-    let network: SimulatedNetwork
-    var app: AppModel?
-    var viewModel: AnimalListViewModel? { app?.startup }
+    private let scenario: Scenario
+    private let serverURL: URL
+    private let clock = VirtualClock()
+    private let device: SimulatedDevice
+    private let network: SimulatedNetwork
+    private var app: AppModel?
+    private var viewModel: AnimalListViewModel? { app?.startup }
     /// Remembers the once-per-install Always request across launches, as `UserDefaults` would.
-    let ledger = InMemoryPermissionLedger()
-    var lines: [LogLine] = []
-    var deviceEventCount = 0
+    private let ledger = InMemoryPermissionLedger()
+    private var lines: [LogLine] = []
+    private var deviceEventCount = 0
     /// Scene changes not yet told to the app (never told from inside a device callback).
-    var pendingPhases: [AppScenePhase] = []
+    private var pendingPhases: [AppScenePhase] = []
     /// The failure a location request ended with, since the app last asked for one.
-    var lastLocationFailure: String?
+    private var lastLocationFailure: String?
 
     init(scenario: Scenario, serverURL: URL) {
         self.scenario = scenario
@@ -91,7 +92,7 @@ public final class ScenarioRun {
     }
 
     /// Lets everything that can run at this moment run, until the system is quiet.
-    func settle() async {
+    private func settle() async {
         var quietRounds = 0
         while quietRounds < 3 {
             let before = activity
@@ -125,12 +126,12 @@ public final class ScenarioRun {
         }
     }
 
-    var atMs: Int {
+    private var atMs: Int {
         let (seconds, attoseconds) = clock.now.offset.components
         return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
     }
 
-    func log(_ source: LogLine.Source, _ event: String, _ fields: [(String, LogLine.Value)] = []) {
+    private func log(_ source: LogLine.Source, _ event: String, _ fields: [(String, LogLine.Value)] = []) {
         lines.append(LogLine(atMs: atMs, source: source, event: event, fields: fields))
     }
 }
@@ -207,5 +208,361 @@ extension Scenario.Device {
                 readAllowed: decided == nil ? [:] : Dictionary(uniqueKeysWithValues: request.read.map { ($0, true) })
             )
         )
+    }
+}
+
+// MARK: - Events
+
+extension ScenarioRun {
+    /// Turns what the simulated iPhone did into log lines (and tells the app about scene changes).
+    private func deviceRecorded(_ entry: DeviceLogEntry) {
+        deviceEventCount += 1
+        switch entry.event {
+        case .appLaunched: log(.device, "appLaunched")
+        case .appTerminated: log(.device, "appTerminated")
+        case .sceneChanged(let from, let to):
+            if let phase = AppScenePhase(rawValue: to.rawValue) { pendingPhases.append(phase) }
+            if to == .background { log(.device, "appBackgrounded") }
+            if from == .background, to == .inactive { log(.device, "appForegrounded") }
+        case .systemAlertShown(let alert):
+            log(.device, "systemAlertShown", [("alert", .string(Self.alertName(alert.kind)))])
+        case .systemAlertDismissed(let alert):
+            log(.device, "systemAlertDismissed", [("alert", .string(Self.alertName(alert.kind)))])
+        case .settingsOpened: log(.device, "settingsOpened")
+        case .settingChanged(let name, let value):
+            log(.device, "settingChanged", [("setting", .string(name)), ("value", .string(value))])
+        case .allowOnceExpired: log(.device, "allowOnceExpired")
+        case .positionChanged(let hasFix): log(.device, "moved", [("fixPossible", .bool(hasFix))])
+        case .requestIgnored(let request, let reason):
+            log(.device, "requestIgnored", [("request", .string(request)), ("reason", .string(reason))])
+        case .delegateCallback(_, .failed(let error)):
+            lastLocationFailure = error.description
+        case .delegateCallback(_, .locationsUpdated(let fixes)):
+            // Rule 18: a fix older than the app's freshness bound is not the current location; if
+            // the app then reports none, this is why.
+            if let newest = fixes.last(where: { $0.horizontalAccuracy >= 0 }),
+                !LocationService.Configuration().isFresh(fixTakenAt: newest.timestamp, now: entry.date)
+            {
+                lastLocationFailure = "staleFix"
+            }
+        case .systemAlertAnswered, .locationManagerCreated, .temporaryFullAccuracyExpired,
+            .locationRequestStarted, .locationRequestCancelled, .delegateCallback, .subsystem:
+            // Answers are logged by the step with the resulting status; the rest is plumbing.
+            break
+        }
+    }
+
+    /// Turns what the app did into log lines.
+    private func record(_ event: AppEvent) {
+        switch event {
+        case .screenAppeared: log(.app, "screenAppeared")
+        case .permissionChecked(let status): log(.app, "permissionChecked", [("status", .string(status.rawValue))])
+        case .permissionRequested: log(.app, "permissionRequested")
+        case .permissionAnswered(let status):
+            log(.app, "permissionAnswered", [("status", .string(status.rawValue))])
+        case .permissionChanged(let status): log(.app, "permissionChanged", [("status", .string(status.rawValue))])
+        case .permissionChangeDeferred(let status):
+            log(.app, "permissionChangeDeferred", [("status", .string(status.rawValue))])
+        case .locationRequested:
+            lastLocationFailure = nil
+            log(.app, "locationRequested")
+        case .locationObtained:
+            // What the server is sent: the fix rounded as the app rounds it before a query.
+            if let location = viewModel?.currentLocation?.rounded(toDecimals: 2) {
+                log(.app, "locationObtained", [("lat", .double(location.latitude)), ("lon", .double(location.longitude))])
+            } else {
+                log(.app, "locationObtained")
+            }
+        case .locationUnavailable:
+            let reason = lastLocationFailure ?? (device.locationAuthorization.isAuthorized ? "timeout" : "notAuthorized")
+            log(.app, "locationUnavailable", [("reason", .string(reason))])
+        case .locationDroppedAfterRevocation:
+            log(.app, "locationUnavailable", [("reason", .string("revoked"))])
+        case .queryFinished(let count): log(.app, "queryFinished", [("count", .int(count))])
+        case .queryFailed(let reason): log(.app, "queryFailed", [("message", .string(reason))])
+        case .listingShown(let count, let withLocation):
+            log(.app, "listingShown", [("count", .int(count)), ("withLocation", .bool(withLocation))])
+            lines[lines.count - 1].preview = (viewModel?.animals ?? []).prefix(3).map(LogLine.PetPreview.init)
+        case .customPopupShown(let reason): log(.app, "customPopupShown", [("reason", .string(reason.rawValue))])
+        case .noPetsNearby: log(.app, "noPetsNearby")
+        case .refreshRequested: log(.app, "refreshRequested")
+        case .customPopupDismissed(let dismissal):
+            log(.app, "customPopupDismissed", [("button", .string(dismissal.rawValue))])
+        case .retryTapped: log(.app, "retryTapped")
+        case .queryStarted:
+            // Logged as the machine starts the query (never after a hop to another thread, which would
+            // let the order of lines vary), with the path the app's HTTP client requests for it.
+            let sent: UserLocation? = if case .querying(let location) = viewModel?.state.activity { location } else { nil }
+            log(.app, "queryStarted", [("path", .string(AnimalRepository(baseURL: serverURL).requestPath(near: sent)))])
+        case .settingsOpened, .scenePhaseChanged:
+            // The device logs Settings and scene changes.
+            break
+        }
+    }
+}
+
+extension ScenarioRun {
+    /// Turns what the app model did (the permissions screen, the app-wide permission state) into log lines.
+    private func record(_ event: AppModelEvent) {
+        switch event {
+        case .permissionsScreenShown: log(.app, "permissionsScreenShown")
+        case .permissionsScreenClosed: log(.app, "permissionsScreenClosed")
+        case .permissionStateChanged(let permission, let state):
+            log(.app, "permissionStateChanged", [("permission", .string(permission.logName)), ("state", .string(state.rawValue))])
+        case .permissionRequestStarted(let permission):
+            log(.app, "permissionRequestStarted", [("permission", .string(permission.logName))])
+        case .permissionRequestFinished(let permission, let state):
+            log(.app, "permissionRequestFinished", [
+                ("permission", .string(permission.logName)), ("state", .string(state.rawValue)),
+            ])
+        case .permissionRequestRefused(let permission, let reason):
+            log(.app, "permissionRequestRefused", [
+                ("permission", .string(permission.logName)), ("reason", .string(reason.rawValue)),
+            ])
+        }
+    }
+}
+
+extension LogLine.PetPreview {
+    init(_ animal: Animal) {
+        self.init(
+            name: animal.name,
+            species: animal.species.rawValue,
+            breed: animal.breed,
+            city: animal.shelter.city,
+            distanceKm: animal.distanceKm
+        )
+    }
+}
+
+// MARK: - Actions
+
+/// Why a step cannot happen now, in words for the person who wrote the scenario.
+private struct StepRefused: Error, CustomStringConvertible {
+    var description: String
+}
+
+extension ScenarioRun {
+    /// Does what the step says, or explains why it cannot happen at this moment.
+    private func perform(_ action: Scenario.Action) throws(StepRefused) {
+        do {
+            switch action {
+            case .launch: try launch()
+            case .terminate:
+                try device.terminate()
+                viewModel?.onEvent = nil
+                viewModel?.onOpenAppSettings = nil
+                app?.onEvent = nil
+                app = nil
+            case .background: try device.background()
+            case .foreground: try device.foreground()
+            case .tapRetry:
+                let app = try foregroundApp()
+                guard app.errorMessage != nil else { throw StepRefused(description: "no error with Retry is showing") }
+                app.retry()
+            case .refresh:
+                let app = try foregroundApp()
+                // What the screen allows: the pull works on a list of pets, not under the popup.
+                guard case .animals = app.content else { throw StepRefused(description: "no list of pets is showing to pull down") }
+                guard app.permissionPopup == nil else { throw StepRefused(description: "the location popup is up") }
+                guard !app.isLoading else { throw StepRefused(description: "a load is under way") }
+                app.requestRefresh()
+            case .answerSystemAlert(let choice): try answerSystemAlert(choice)
+            case .tapPopup(let button):
+                let app = try foregroundApp()
+                guard app.showPermissionDeniedAlert else {
+                    throw StepRefused(description: "the location popup is not showing")
+                }
+                switch button {
+                case .goToSettings: app.openSettings()
+                case .cancel: app.continueWithoutLocation()
+                }
+            case .settings(let change): try changeSettings(change)
+            case .moveTo(let coordinate):
+                try device.moveTo(lat: coordinate.lat, lon: coordinate.lon)
+            case .openPermissions:
+                let app = try activeApp()
+                guard app.permissionsScreen == nil else { throw StepRefused(description: "the permissions screen is already open") }
+                app.openPermissions()
+            case .closePermissions:
+                let app = try activeApp()
+                guard let screen = app.permissionsScreen else {
+                    throw StepRefused(description: "the permissions screen is not open")
+                }
+                guard screen.canContinue else { throw StepRefused(description: "Done is disabled while a request is under way") }
+                screen.finish()
+            case .tapPermission(let name, let button): try tapPermission(name, button)
+            case .network(let change):
+                if let reachable = change.reachable { network.reachable = reachable }
+                if let latency = change.latencyMs { network.latency = .milliseconds(latency) }
+                log(.device, "networkChanged", [
+                    ("reachable", .bool(network.reachable)), ("latencyMs", .int(Int(Self.seconds(network.latency) * 1000))),
+                ])
+            }
+        } catch let refused as StepRefused {
+            throw refused
+        } catch {
+            throw StepRefused(description: String(describing: error))
+        }
+    }
+
+    /// Launches the app: iOS starts it, the app builds its services and its first screen appears.
+    private func launch() throws {
+        let manager = try device.launch()
+        pendingPhases.removeAll()
+        let clock = self.clock
+        let epoch = device.configuration.epoch
+        let service = LocationService(
+            manager: manager,
+            clock: clock,
+            now: { epoch.addingTimeInterval(Self.seconds(clock.now.offset)) }
+        )
+        let repository = SimulatedNetworkRepository(
+            client: AnimalRepository(baseURL: serverURL),
+            network: network,
+            clock: clock
+        )
+        let viewModel = AnimalListViewModel(locationService: service, animalRepository: repository)
+        viewModel.onEvent = { [weak self] event in self?.record(event) }
+        viewModel.onOpenAppSettings = { [weak self] in self?.openSettingsForApp() }
+        let infoPlist = scenario.device.infoPlist
+        let permissions = PermissionManager(
+            locationService: service,
+            motion: device.motion,
+            health: device.health,
+            infoPlist: infoPlist,
+            ledger: ledger,
+            settingsOpener: SettingsOpener { [weak self] in self?.openSettingsForApp() },
+            clock: clock
+        )
+        // The event log has every permission change; the logger speaks only of problems here.
+        var logger = Logger(label: "permissions")
+        logger.logLevel = .warning
+        let app = AppModel(permissions: permissions, startup: viewModel, infoPlist: infoPlist, logger: logger)
+        app.onEvent = { [weak self] event in self?.record(event) }
+        self.app = app
+        app.launch()
+    }
+
+    /// The permissions screen's card button, if the card shows it now.
+    private func tapPermission(_ name: Scenario.PermissionName, _ button: Scenario.CardButton) throws {
+        let app = try activeApp()
+        guard let screen = app.permissionsScreen else { throw StepRefused(description: "the permissions screen is not open") }
+        let permission: Permission =
+            switch name {
+            case .location: .location
+            case .motion: .motion
+            case .health: .healthKit
+            }
+        let card = screen.card(for: permission)
+        let offered: Scenario.CardButton? =
+            switch card.action {
+            case .allow: .allow
+            case .allowAlways: .allowAlways
+            case .openSettings: .openSettings
+            case .none: nil
+            }
+        if button == .learnMore {
+            screen.learnMore(permission)
+            return
+        }
+        guard offered == button, !card.isBusy else {
+            let shown = card.isBusy ? "a request under way" : offered.map { "\($0.rawValue) and learnMore" } ?? "only learnMore"
+            throw StepRefused(description: "the \(name.rawValue) card has no \(button.rawValue) button now (it shows \(shown))")
+        }
+        switch button {
+        case .allow: Task { await screen.allow(permission) }
+        case .allowAlways: Task { await screen.allowAlways() }
+        case .openSettings: screen.openSettings()
+        case .learnMore: break
+        }
+    }
+
+    private func foregroundApp() throws -> AnimalListViewModel {
+        try activeApp().startup
+    }
+
+    private func activeApp() throws -> AppModel {
+        guard let app else { throw StepRefused(description: "the app is not running") }
+        let phase = device.scenePhase
+        guard phase == .active else {
+            throw StepRefused(
+                description: device.systemAlert.map { "a system alert covers the app: \($0)" }
+                    ?? "the app is not in use (scene is \(phase.rawValue))"
+            )
+        }
+        return app
+    }
+
+    private func answerSystemAlert(_ choice: Scenario.AlertChoice) throws {
+        guard let alert = device.systemAlert else {
+            throw StepRefused(description: "no system alert is showing")
+        }
+        let buttons: [Scenario.AlertChoice: SystemAlertButton] =
+            switch alert.kind {
+            case .locationWhenInUse: [.allowWhileUsing: .allowWhileUsing, .allowOnce: .allowOnce, .dontAllow: .dontAllow]
+            case .locationAlwaysUpgrade: [.changeToAlwaysAllow: .changeToAlwaysAllow, .keepOnlyWhileUsing: .keepOnlyWhileUsing]
+            case .motionActivity: [.allow: .ok, .dontAllow: .dontAllow]
+            case .healthAccess: [.allowAll: .healthTurnOnAll, .dontAllow: .dontAllow]
+            default: [:]
+            }
+        let name = Self.alertName(alert.kind)
+        guard let button = buttons[choice] else {
+            let offered = Scenario.AlertChoice.allCases.filter { buttons[$0] != nil }.map(\.rawValue)
+            throw StepRefused(
+                description: "the \(name) alert has no \(choice.rawValue) button (it has \(offered.joined(separator: ", ")))"
+            )
+        }
+        try device.answerSystemAlert(button)
+        var fields: [(String, LogLine.Value)] = [("choice", .string(choice.rawValue))]
+        if alert.kind == .locationWhenInUse || alert.kind == .locationAlwaysUpgrade {
+            fields.append(("status", .string(device.locationAuthorization.rawValue)))
+        } else {
+            fields.insert(("alert", .string(name)), at: 0)
+        }
+        log(.device, "systemAlertAnswered", fields)
+    }
+
+    /// The name of a system alert in the log: `locationWhenInUse`, `locationAlways`, `motion`, `health`.
+    private static func alertName(_ kind: SystemAlert.Kind) -> String {
+        switch kind {
+        case .locationAlwaysUpgrade: "locationAlways"
+        case .motionActivity: "motion"
+        case .healthAccess: "health"
+        default: kind.rawValue
+        }
+    }
+
+    private func changeSettings(_ change: Scenario.SettingsChange) throws {
+        if let enabled = change.locationServicesEnabled { try device.setLocationServicesEnabled(enabled) }
+        if let precise = change.preciseLocation { try device.setPreciseLocation(precise) }
+        switch change.authorization {
+        case nil: break
+        case .restricted?: device.setLocationRestricted(true)
+        case .notDetermined?: try device.setLocationAuthorization(.askNextTime)
+        case .denied?: try device.setLocationAuthorization(.never)
+        case .authorizedWhenInUse?: try device.setLocationAuthorization(.whileUsing)
+        case .authorizedAlways?: try device.setLocationAuthorization(.always)
+        }
+        if let motion = change.motion { try device.setMotionAllowed(motion == .authorized) }
+        if let health = change.health {
+            for type in HealthAuthorizationRequest.petSpot.share.sorted(by: { $0.rawValue < $1.rawValue }) {
+                try device.setHealthSharing(health == .sharingAuthorized ? .sharingAuthorized : .sharingDenied, for: type)
+            }
+        }
+    }
+
+    /// The app's "open Settings": iOS switches to the app's page in Settings.
+    private func openSettingsForApp() {
+        do {
+            try device.openSettings()
+        } catch {
+            log(.device, "settingsNotOpened", [("reason", .string(error.description))])
+        }
+    }
+
+    private nonisolated static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

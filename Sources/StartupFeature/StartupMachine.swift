@@ -120,3 +120,336 @@ public enum StartupMachine {
         }
     }
 }
+
+// MARK: - State
+
+extension StartupMachine {
+    /// The startup screen during one app session.
+    public struct State: Hashable, Sendable {
+        /// The last status the machine acted on.
+        public var permissionStatus: LocationPermissionStatus
+        /// Whether the screen appeared in this session.
+        public var hasAppeared = false
+        /// Whether the screen's first status check of the session completed: iOS's alert (FR-003) and
+        /// the custom popup (FR-004) may come with that check only.
+        public var hasCheckedStatus = false
+        /// The step of the load that is running, if any. Only one runs at a time.
+        public var activity: Activity = .idle
+        /// The latest status change seen while a step ran (FR-015); applied when it ends.
+        public var pendingStatus: LocationPermissionStatus?
+        /// Whether iOS's alert was requested (FR-003) and no answer to it has arrived yet.
+        ///
+        /// The answer comes twice, in either order: as the request's return and on the status stream.
+        /// The first delivery of a status other than `.notDetermined` is the answer and clears this
+        /// flag; the second then finds nothing left to do. A `.notDetermined` return (the bounded
+        /// wait ended: no Info.plist key, or no answer yet) leaves it set, because iOS's alert can
+        /// outlive that wait and a late tap is still the answer to it.
+        public var isAwaitingAuthorizationAnswer = false
+        /// The location of the last successful fetch, cleared when permission goes away.
+        public var currentLocation: UserLocation?
+        /// The last listing shown; nil until the first query completes.
+        public var listing: Listing?
+        /// Why the last query failed, while its error (with Retry) is showing.
+        public var loadFailure: String?
+        /// The custom popup on screen, by its cause; nil when none shows. It shows on the first check
+        /// of a session only, so at most once (FR-004, FR-013).
+        public var popup: PermissionPopupReason?
+        /// The status went back to `.notDetermined` in this session (an Allow Once grant lapsed, "Ask
+        /// Next Time" in Settings, Location Services back on): iOS is asked again once the app is
+        /// active and nothing else runs.
+        public var needsAuthorizationRequest = false
+        /// The app's scene phase as last reported; iOS shows its alert only to an active app.
+        public var scenePhase: AppScenePhase = .active
+        /// Whether the app went to the background since it was last active.
+        public var hasBeenInBackground = false
+        /// Decimal places kept in coordinates sent to the server (2 ≈ 1 km).
+        public var coordinateDecimals: Int
+
+        /// A fresh session.
+        /// - Parameters:
+        ///   - permissionStatus: What is assumed before the first check (the seed's `.notDetermined`).
+        ///   - coordinateDecimals: Precision of the coordinates that leave the device.
+        public init(permissionStatus: LocationPermissionStatus = .notDetermined, coordinateDecimals: Int = 2) {
+            self.permissionStatus = permissionStatus
+            self.coordinateDecimals = coordinateDecimals
+        }
+
+        /// Whether a step of the load is running (the screen shows progress).
+        public var isLoading: Bool { activity != .idle }
+
+        /// Whether a query is in flight.
+        public var isQuerying: Bool {
+            switch activity {
+            case .querying, .queryingFallbackForNothingNearby: true
+            case .idle, .checkingStatus, .locating: false
+            }
+        }
+
+        /// Whether the custom popup is on screen.
+        public var isPopupPresented: Bool { popup != nil }
+
+        /// The status the screen knows last: a change deferred behind the running step, or else the
+        /// one it acted on. Coordinates leave the device only while this is authorized.
+        public var latestKnownStatus: LocationPermissionStatus { pendingStatus ?? permissionStatus }
+    }
+
+    /// The running step of a load.
+    public enum Activity: Hashable, Sendable {
+        case idle
+        /// FR-001: reading the status when the screen appeared.
+        case checkingStatus
+        /// FR-002: waiting for one location.
+        case locating
+        /// One query in flight, with the coordinates it carries (already rounded).
+        case querying(near: UserLocation?)
+        /// The query without coordinates that follows a query near the person that found nobody.
+        case queryingFallbackForNothingNearby
+    }
+
+    /// Animals on screen and how they were asked for.
+    public struct Listing: Hashable, Sendable {
+        public var animals: [Animal]
+        public var queriedNearLocation: Bool
+        /// The query near the person found nobody within the radius, so this is the listing without
+        /// coordinates (newest first), and the screen says so.
+        public var isFallbackForNothingNearby: Bool
+
+        public init(animals: [Animal], queriedNearLocation: Bool, isFallbackForNothingNearby: Bool = false) {
+            self.animals = animals
+            self.queriedNearLocation = queriedNearLocation
+            self.isFallbackForNothingNearby = isFallbackForNothingNearby
+        }
+    }
+
+    /// Something that happened to the screen.
+    public enum Event: Equatable, Sendable {
+        case screenAppeared
+        /// The result of ``Effect/checkStatus``. `locationServicesEnabled` is false when Location
+        /// Services are off for the whole phone (iOS then reports `.denied`, rule 7).
+        case statusChecked(LocationPermissionStatus, locationServicesEnabled: Bool = true)
+        /// The result of ``Effect/requestAuthorization``: the person's answer, or `.notDetermined`
+        /// when none came within the bounded wait.
+        case authorizationAnswered(LocationPermissionStatus)
+        /// The result of ``Effect/requestLocation``; nil when no location could be had.
+        case locationResult(UserLocation?)
+        /// The result of ``Effect/fetchAnimals(near:)``.
+        case animalsLoaded([Animal])
+        /// ``Effect/fetchAnimals(near:)`` failed; the reason is for logs, not for the screen.
+        case animalsFailed(String)
+        case popupSettingsTapped
+        case popupCancelTapped
+        case scenePhaseChanged(AppScenePhase)
+        /// A status reported by ``Effect/observeStatusChanges``.
+        case statusChanged(LocationPermissionStatus)
+        case retryTapped
+        /// Pull to refresh: re-read the status, locate when authorized, and query.
+        case refreshRequested
+    }
+
+    /// Work the machine asks for; each result comes back as an ``Event``.
+    public enum Effect: Equatable, Sendable {
+        /// Read the status (and, when it reads `.denied`, whether Location Services are on); answer
+        /// with ``Event/statusChecked(_:locationServicesEnabled:)``.
+        case checkStatus
+        /// Subscribe to status changes; each arrives as ``Event/statusChanged(_:)``.
+        case observeStatusChanges
+        /// `requestWhenInUseAuthorization()`; answer with ``Event/authorizationAnswered(_:)``. It runs
+        /// alongside the query without coordinates that starts with it.
+        case requestAuthorization
+        /// `requestLocation()`; answer with ``Event/locationResult(_:)``.
+        case requestLocation
+        /// Query the listing; answer with ``Event/animalsLoaded(_:)`` or ``Event/animalsFailed(_:)``.
+        case fetchAnimals(near: UserLocation?)
+        /// Open this app's page in Settings (no answer).
+        case openSettings
+    }
+}
+
+// MARK: - Rules
+
+extension StartupMachine {
+    /// Starts the pipeline for `status`: ask, locate, or query without coordinates.
+    /// - Parameters:
+    ///   - isFirstCheck: Whether this is the screen's first check, the only time iOS's alert (FR-003)
+    ///     or the custom popup (FR-004) may come with a load. A retry or a refresh only loads: the
+    ///     person who answered "Don't Allow" and retries gets no popup for that answer.
+    ///   - locationServicesEnabled: False when Location Services are off for the whole phone, which
+    ///     iOS reports as `.denied` (rule 7); the popup then says where to turn them on.
+    private static func startLoad(
+        for status: LocationPermissionStatus,
+        isFirstCheck: Bool,
+        locationServicesEnabled: Bool = true,
+        in state: inout State
+    ) -> [Effect] {
+        let previous = state.permissionStatus
+        state.permissionStatus = status
+        if let popup = state.popup, !popup.explains(status) { state.popup = nil }
+        if status != .notDetermined { state.needsAuthorizationRequest = false }
+        if status.isAuthorized {
+            return startLocating(in: &state)  // FR-002
+        }
+        state.currentLocation = nil
+        if status == .notDetermined, isFirstCheck || state.needsAuthorizationRequest || previous != .notDetermined {
+            // FR-003: iOS's alert shows. SC-001/FR-007: the query without coordinates starts behind it
+            // at once, as behind the custom popup (departure 5); the answer is handled when it comes
+            // (see `answerAuthorization`). If iOS cannot show it now, it is asked for later.
+            state.needsAuthorizationRequest = true
+            if canAsk(state) { return ask(in: &state) }
+        }
+        if isFirstCheck {
+            // FR-004, FR-013: the popup, by cause, on the session's first check only.
+            switch status {
+            case .restricted: state.popup = .restricted
+            case .denied: state.popup = locationServicesEnabled ? .denied : .locationServicesOff
+            case .notDetermined, .authorizedWhenInUse, .authorizedAlways: break
+            }
+        }
+        // Departure 5 / SC-001: the query without coordinates starts at once, behind the popup.
+        return startQuery(near: nil, in: &state)  // FR-007, FR-009
+    }
+
+    /// Whether iOS can show its alert now: the app is active and no earlier alert still waits.
+    private static func canAsk(_ state: State) -> Bool {
+        state.scenePhase == .active && !state.isAwaitingAuthorizationAnswer
+    }
+
+    /// iOS's alert and, behind it, the query without coordinates (FR-003, SC-001). Only after
+    /// ``canAsk(_:)``.
+    private static func ask(in state: inout State) -> [Effect] {
+        state.needsAuthorizationRequest = false
+        state.isAwaitingAuthorizationAnswer = true
+        return [.requestAuthorization] + startQuery(near: nil, in: &state)
+    }
+
+    /// Asks iOS again after the status went back to `.notDetermined`, if iOS can show its alert now
+    /// (the app is active) and nothing runs; otherwise the request stays due.
+    private static func askAgainIfPossible(in state: inout State) -> [Effect] {
+        guard state.needsAuthorizationRequest, state.permissionStatus == .notDetermined else {
+            state.needsAuthorizationRequest = false
+            return []
+        }
+        guard canAsk(state), state.activity == .idle else { return [] }
+        return ask(in: &state)
+    }
+
+    /// Starts a step of a load. No dead Retry: a failed query's error goes as soon as any step starts,
+    /// since Retry does nothing while one runs.
+    private static func begin(_ activity: Activity, in state: inout State) {
+        state.activity = activity
+        state.loadFailure = nil
+    }
+
+    private static func startLocating(in state: inout State) -> [Effect] {
+        begin(.locating, in: &state)
+        return [.requestLocation]
+    }
+
+    /// Re-reads the status, then loads as it says (pull to refresh, a return to the app).
+    private static func recheckAndLoad(in state: inout State) -> [Effect] {
+        begin(.checkingStatus, in: &state)
+        return [.checkStatus]
+    }
+
+    /// Starts the one query; coordinates leave the device rounded (departure 6).
+    private static func startQuery(near location: UserLocation?, in state: inout State) -> [Effect] {
+        let sent = location?.rounded(toDecimals: state.coordinateDecimals)
+        begin(.querying(near: sent), in: &state)
+        return [.fetchAnimals(near: sent)]
+    }
+
+    /// A status seen on the stream, on a re-check or as the request's return (FR-010, FR-011).
+    private static func observe(_ status: LocationPermissionStatus, in state: inout State) -> [Effect] {
+        guard state.hasAppeared else {
+            state.permissionStatus = status
+            return []
+        }
+        if state.isAwaitingAuthorizationAnswer, status != .notDetermined {
+            return answerAuthorization(status, in: &state)
+        }
+        guard state.activity == .idle else {
+            // FR-015: never cancel or overlap the running step; apply the latest change afterwards.
+            state.pendingStatus = status == state.permissionStatus ? nil : status
+            return []
+        }
+        return applyStatusChange(to: status, in: &state)
+    }
+
+    /// The person's answer to iOS's alert, from whichever delivery came first; the other delivery
+    /// then repeats the status the machine already holds (or defers) and changes nothing.
+    private static func answerAuthorization(_ status: LocationPermissionStatus, in state: inout State) -> [Effect] {
+        state.isAwaitingAuthorizationAnswer = false
+        guard status.isAuthorized else {
+            // FR-009: "Don't Allow": the listing without location is shown or on its way. FR-003 and
+            // not FR-004: the person just answered iOS's own alert, so the custom popup does not
+            // follow it.
+            state.permissionStatus = status
+            state.pendingStatus = nil
+            state.currentLocation = nil
+            return []
+        }
+        guard state.activity == .idle else {
+            // FR-015: the query behind the alert completes first; then locate and query near them.
+            state.pendingStatus = status
+            return []
+        }
+        // FR-002, FR-011: "Allow While Using" or "Allow Once": locate, then refresh the listing nearby.
+        return applyStatusChange(to: status, in: &state)
+    }
+
+    private static func applyPendingStatus(in state: inout State) -> [Effect] {
+        guard let pending = state.pendingStatus else { return askAgainIfPossible(in: &state) }
+        state.pendingStatus = nil
+        return applyStatusChange(to: pending, in: &state)
+    }
+
+    /// Applies a new status while nothing runs.
+    private static func applyStatusChange(to status: LocationPermissionStatus, in state: inout State) -> [Effect] {
+        let previous = state.permissionStatus
+        state.permissionStatus = status
+        if let popup = state.popup, !popup.explains(status) {
+            state.popup = nil  // it would no longer say what is true
+        }
+        if status == .notDetermined {
+            if previous != .notDetermined {
+                // Rules 5 and 7: back to "not determined" in this session; ask again as on a first launch.
+                state.currentLocation = nil
+                state.needsAuthorizationRequest = true
+            }
+            return state.needsAuthorizationRequest ? askAgainIfPossible(in: &state) : []
+        }
+        state.needsAuthorizationRequest = false  // answered some other way (in Settings)
+        guard status != previous else { return [] }
+        if status.isAuthorized {
+            // FR-011: a grant fetches a location and refreshes the listing.
+            return previous.isAuthorized ? [] : startLocating(in: &state)
+        }
+        // Revoked or lapsed: the location is no longer ours to use; the next query goes without it.
+        // No popup: the person just made this change themselves (FR-004 is the first check's).
+        state.currentLocation = nil
+        return []
+    }
+
+    private static func scenePhaseChanged(to phase: AppScenePhase, in state: inout State) -> [Effect] {
+        state.scenePhase = phase
+        switch phase {
+        case .background:
+            state.hasBeenInBackground = true
+            return []
+        case .inactive:
+            return []
+        case .active:
+            // iOS goes background → inactive → active, so "returned" means "was in the background
+            // since the last time it was active" (FR-011: re-check on return from Settings).
+            guard state.hasBeenInBackground else { return askAgainIfPossible(in: &state) }
+            state.hasBeenInBackground = false
+            guard state.hasAppeared else { return [] }
+            let listedNearby = state.listing.map { $0.queriedNearLocation || $0.isFallbackForNothingNearby } ?? false
+            if state.hasCheckedStatus, state.activity == .idle, state.permissionStatus.isAuthorized, !listedNearby {
+                // The listing had to do without the person's location (no fix, too slow, failed):
+                // try again now, as a refresh does.
+                return recheckAndLoad(in: &state)
+            }
+            return [.checkStatus]
+        }
+    }
+}

@@ -99,7 +99,7 @@ import TestSupport
         let request = await harness.startLocationRequest()
 
         harness.clock.advance(by: .milliseconds(1499))
-        #expect(await harness.service.locationWaiters.count == 1)
+        #expect(await harness.service.locationWaiterCount == 1)
         harness.clock.advance(by: .milliseconds(1))
 
         #expect(await request.value == nil)
@@ -128,7 +128,7 @@ import TestSupport
         await harness.deliver(.failed(.network))
 
         #expect(await request.value == fix.userLocation)
-        #expect(await harness.service.locationWaiters.isEmpty)
+        #expect(await harness.service.locationWaiterCount == 0)
     }
 
     @Test func givenSuccess_whenASecondSuccessFollows_thenTheFirstStandsAndNothingResumesTwice() async {
@@ -151,7 +151,7 @@ import TestSupport
         #expect(await request.value == nil)
         await harness.manager.waitForCalls(2)
         #expect(harness.manager.calls.last == .stopUpdatingLocation)
-        #expect(await harness.service.locationWaiters.isEmpty)
+        #expect(await harness.service.locationWaiterCount == 0)
     }
 
     @Test func givenCancelledRequest_whenTheCallbackArrivesAfterwards_thenItIsIgnored() async {
@@ -164,7 +164,7 @@ import TestSupport
         await harness.deliver(.failed(.locationUnknown))
         harness.clock.advance(by: .seconds(10))
 
-        #expect(await harness.service.locationWaiters.isEmpty)
+        #expect(await harness.service.locationWaiterCount == 0)
     }
 
     @Test func givenAlreadyCancelledTask_whenRequestingLocation_thenNilWithoutTouchingTheManager() async {
@@ -184,7 +184,7 @@ import TestSupport
         let service = harness.service
         let first = await harness.startLocationRequest()
         let second = Task { await service.requestLocation() }
-        await waitUntil { await service.locationWaiters.count == 2 }
+        await waitUntil { await service.locationWaiterCount == 2 }
 
         first.cancel()
         #expect(await first.value == nil)
@@ -199,7 +199,7 @@ import TestSupport
         let harness = Harness(status: .authorizedWhenInUse)
         let service = harness.service
         let callers = (0..<5).map { _ in Task { await service.requestLocation() } }
-        await waitUntil { await service.locationWaiters.count == 5 }
+        await waitUntil { await service.locationWaiterCount == 5 }
         let fix = Harness.fix()
 
         await harness.deliver(.locationsUpdated([fix]))
@@ -222,7 +222,7 @@ import TestSupport
         let request = await harness.startLocationRequest()
 
         await harness.deliver(.authorizationChanged(.authorizedWhenInUse, .reducedAccuracy))
-        #expect(await harness.service.locationWaiters.count == 1)
+        #expect(await harness.service.locationWaiterCount == 1)
         let fix = Harness.fix(accuracy: 3000)
         await harness.deliver(.locationsUpdated([fix]))
 
