@@ -2,41 +2,46 @@ import Hummingbird
 import Logging
 import NIOCore
 import PetSpotDomain
+import ServiceLifecycle
 
-/// Opens (migrating) the SQLite database of `configuration`, seeds demo animals into it when empty, and
-/// builds the application.
-public func buildApplication(configuration: PetServerConfiguration) async throws -> some ApplicationProtocol {
-    let store = try await openSeededStore(configuration: configuration)
-    return buildApplication(configuration: configuration, store: store)
-}
-
-/// Builds the application over any store. `onServerRunning` receives the bound port (useful with port 0).
+/// The pets server: opens the store `configuration.database` names (an SQLite file, or a `postgres://`
+/// URL), migrating it, and builds the application over it. This is the one way to start the server:
+/// `petspot serve`, in-process servers (``startPetServer(configuration:)``) and tests all come here.
+///
+/// The PostgreSQL connection pool is one of the application's services, so the service group runs it
+/// beside the HTTP server and closes it on every way out — a graceful shutdown, a signal or an error.
+/// An empty store receives `configuration.demoPetsWhenEmpty` demo pets before the server accepts
+/// connections. `onServerRunning` receives the bound port (useful with port 0).
 public func buildApplication(
     configuration: PetServerConfiguration,
-    store: any PetStore,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-) -> some ApplicationProtocol {
-    var logger = Logger(label: "PetServer")
-    logger.logLevel = configuration.logLevel
-    return Application(
+) async throws -> some ApplicationProtocol {
+    let logger = configuration.makeLogger()
+    let database = try DatabaseAddress(configuration.database)
+    let store: any BulkLoadingPetStore
+    var services: [any Service] = []
+    switch database {
+    case .sqlite(let path):
+        store = try SQLitePetStore(path: path)
+    case .postgres(let postgres):
+        let opened = try await PostgresPetStore(migrating: postgres, logger: logger)
+        store = opened
+        services.append(opened.client)
+    }
+    var app = Application(
         router: buildRouter(store: store),
         configuration: ApplicationConfiguration(
             address: .hostname(configuration.host, port: configuration.port),
             serverName: "PetSpot"
         ),
+        services: services,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )
-}
-
-/// The SQLite store of `configuration`, with demo animals added when it was empty.
-public func openSeededStore(configuration: PetServerConfiguration) async throws -> SQLitePetStore {
-    let store = try SQLitePetStore(path: configuration.databasePath)
-    if configuration.demoPetsWhenEmpty > 0, try await store.count() == 0 {
-        try await store.insert(DemoPetGenerator().animals(count: configuration.demoPetsWhenEmpty))
-        var logger = Logger(label: "PetServer")
-        logger.logLevel = configuration.logLevel
-        logger.info("seeded demo pets", metadata: ["count": "\(configuration.demoPetsWhenEmpty)"])
+    let demoPets = configuration.demoPetsWhenEmpty
+    app.beforeServerStarts {
+        let added = try await store.addDemoPetsIfEmpty(count: demoPets)
+        if added > 0 { logger.info("seeded demo pets", metadata: ["count": "\(added)"]) }
     }
-    return store
+    return app
 }

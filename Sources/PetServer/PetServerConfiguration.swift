@@ -1,6 +1,7 @@
 import Logging
 
-/// How `petspot serve` (and ``startPetServer(configuration:)``) runs the server.
+/// How the server runs: ``buildApplication(configuration:onServerRunning:)``, `petspot serve` and
+/// ``startPetServer(configuration:)``.
 public struct PetServerConfiguration: Sendable {
     /// The database file used when none is given: `petspot.sqlite` in the current directory.
     public static let defaultDatabasePath = "petspot.sqlite"
@@ -10,7 +11,8 @@ public struct PetServerConfiguration: Sendable {
     public var host: String
     /// TCP port; 0 picks a free one (tests, in-process servers).
     public var port: Int
-    public var databasePath: String
+    /// The SQLite file, or a `postgres://` URL (see ``DatabaseAddress``).
+    public var database: String
     /// How many demo animals an empty database receives; 0 leaves it empty.
     public var demoPetsWhenEmpty: Int
     public var logLevel: Logger.Level
@@ -18,14 +20,21 @@ public struct PetServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1",
         port: Int = 8080,
-        databasePath: String = defaultDatabasePath,
+        database: String = defaultDatabasePath,
         demoPetsWhenEmpty: Int = defaultDemoPetCount,
         logLevel: Logger.Level = .info
     ) {
         self.host = host
         self.port = port
-        self.databasePath = databasePath
+        self.database = database
         self.demoPetsWhenEmpty = demoPetsWhenEmpty
         self.logLevel = logLevel
+    }
+
+    /// The server's logger, at ``logLevel``.
+    public func makeLogger() -> Logger {
+        var logger = Logger(label: "PetServer")
+        logger.logLevel = logLevel
+        return logger
     }
 }

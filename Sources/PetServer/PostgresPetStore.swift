@@ -13,13 +13,14 @@ import PostgresNIO
 /// exact radius test, the distances reported and the order of ties use the same haversine
 /// (``GreatCircle``) as ``SQLitePetStore``, so both stores give identical answers.
 ///
-/// Open with ``open(_:logger:)`` (checks the server and PostGIS, migrates) and call ``shutdown()`` when
-/// done; the pool runs in a task of its own until then.
+/// Use it inside ``withStore(_:logger:_:)``, or build it with ``init(migrating:logger:)`` and run its
+/// ``client`` as a service (``buildApplication(configuration:onServerRunning:)`` does): the pool serves
+/// queries only while its client runs.
 public struct PostgresPetStore: PetStore {
     public let configuration: Configuration
-    let client: PostgresClient
+    /// The connection pool; a swift-service-lifecycle `Service` that must run while the store is used.
+    public let client: PostgresClient
     let logger: Logger
-    private let runner: Task<Void, Never>
 
     /// The schema-qualified table of pets.
     var table: String { "\"\(configuration.schema)\".pet" }
@@ -29,33 +30,33 @@ public struct PostgresPetStore: PetStore {
     static let columns =
         "id, name, species, breed, sex, age_months, description, photo_url, shelter_name, shelter_city, lat, lon, published_at"
 
-    private init(configuration: Configuration, client: PostgresClient, logger: Logger, runner: Task<Void, Never>) {
-        self.configuration = configuration
-        self.client = client
-        self.logger = logger
-        self.runner = runner
-    }
-
-    /// Connects once to check the server and PostGIS, creates or upgrades the table, then starts the pool.
+    /// Connects once to check the server and PostGIS, creates or upgrades the table, and prepares the pool
+    /// (which connects once its ``client`` runs).
     /// - Throws: ``PostgresPetStoreError`` saying whether the server is unreachable, refused the session,
     ///   lacks PostGIS, or the migration failed.
-    public static func open(
-        _ configuration: Configuration,
-        logger: Logger = Logger(label: "PetServer.Postgres")
-    ) async throws -> PostgresPetStore {
+    public init(migrating configuration: Configuration, logger: Logger = Logger(label: "PetServer.Postgres")) async throws {
         var quiet = logger
         // postgres-nio logs query bindings (which may be someone's coordinates) below this level.
         quiet.logLevel = max(logger.logLevel, .notice)
         try await PostgresMigration.run(configuration, logger: quiet)
-        let client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: quiet)
-        let runner = Task { await client.run() }
-        return PostgresPetStore(configuration: configuration, client: client, logger: quiet, runner: runner)
+        self.configuration = configuration
+        self.client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: quiet)
+        self.logger = quiet
     }
 
-    /// Closes the pool. The store answers nothing afterwards.
-    public func shutdown() async {
-        runner.cancel()
-        await runner.value
+    /// Opens the store (see ``init(migrating:logger:)``), runs its pool beside `body`, and closes the
+    /// pool on every way out of `body`, a thrown error included.
+    public static func withStore<Result: Sendable>(
+        _ configuration: Configuration,
+        logger: Logger = Logger(label: "PetServer.Postgres"),
+        _ body: (PostgresPetStore) async throws -> Result
+    ) async throws -> Result {
+        let store = try await PostgresPetStore(migrating: configuration, logger: logger)
+        return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
+            group.addTask { await store.client.run() }
+            defer { group.cancelAll() }
+            return try await body(store)
+        }
     }
 
     public func count() async throws -> Int {

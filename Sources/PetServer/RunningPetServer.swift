@@ -9,14 +9,12 @@ public struct RunningPetServer: Sendable {
     /// `http://host:port` of the running server.
     public let baseURL: URL
     public let port: Int
-    public let store: any PetStore
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    init(baseURL: URL, port: Int, store: any PetStore, group: ServiceGroup, task: Task<Void, any Error>) {
+    init(baseURL: URL, port: Int, group: ServiceGroup, task: Task<Void, any Error>) {
         self.baseURL = baseURL
         self.port = port
-        self.store = store
         self.group = group
         self.task = task
     }
@@ -28,25 +26,15 @@ public struct RunningPetServer: Sendable {
     }
 }
 
-/// Starts a server in the background and returns once it accepts connections. With `port: 0` a free
-/// port is chosen; read it from ``RunningPetServer/baseURL``. Uses `store` if given, otherwise the
-/// (seeded) SQLite database of `configuration`.
-public func startPetServer(
-    configuration: PetServerConfiguration,
-    store: (any PetStore)? = nil
-) async throws -> RunningPetServer {
-    let chosenStore: any PetStore
-    if let store {
-        chosenStore = store
-    } else {
-        chosenStore = try await openSeededStore(configuration: configuration)
-    }
+/// Starts the server of ``buildApplication(configuration:onServerRunning:)`` in the background and
+/// returns once it accepts connections. With `port: 0` a free port is chosen; read it from
+/// ``RunningPetServer/baseURL``.
+public func startPetServer(configuration: PetServerConfiguration) async throws -> RunningPetServer {
     let bound = PortSignal()
-    let app = buildApplication(configuration: configuration, store: chosenStore) { port in
+    let app = try await buildApplication(configuration: configuration) { port in
         await bound.resolve(.success(port))
     }
-    var logger = Logger(label: "PetServer")
-    logger.logLevel = configuration.logLevel
+    let logger = configuration.makeLogger()
     let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
     let task = Task {
         do {
@@ -62,17 +50,19 @@ public func startPetServer(
         port = try await bound.value()
     } catch {
         task.cancel()
+        _ = await task.result
         throw error
     }
     let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
     guard let url = URL(string: "http://\(host):\(port)") else {
         task.cancel()
+        _ = await task.result
         throw PetServerStartError.invalidHost(configuration.host)
     }
-    return RunningPetServer(baseURL: url, port: port, store: chosenStore, group: group, task: task)
+    return RunningPetServer(baseURL: url, port: port, group: group, task: task)
 }
 
-/// Why ``startPetServer(configuration:store:)`` failed.
+/// Why ``startPetServer(configuration:)`` failed.
 public enum PetServerStartError: Error, Equatable, Sendable {
     case stoppedBeforeListening
     case invalidHost(String)

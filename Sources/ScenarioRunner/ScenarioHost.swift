@@ -26,7 +26,7 @@ public enum ScenarioHost {
         let server = try await startPetServer(configuration: PetServerConfiguration(
             host: "127.0.0.1",
             port: 0,
-            databasePath: directory.appendingPathComponent("pets.sqlite").path,
+            database: directory.appendingPathComponent("pets.sqlite").path,
             demoPetsWhenEmpty: demoPetCount,
             logLevel: .critical
         ))

@@ -5,8 +5,11 @@ extension BenchCommand.Store {
     /// The SQLite store benchmark repeated on PostgreSQL: the same deterministic demo pets and the same
     /// query centres, so the two stores' figures compare directly.
     func benchmarkPostgres(_ configuration: PostgresPetStore.Configuration, centers: [GeoCoordinate]) async throws {
+        try await PostgresPetStore.withStore(configuration) { store in try await benchmark(store, configuration, centers: centers) }
+    }
+
+    private func benchmark(_ store: PostgresPetStore, _ configuration: PostgresPetStore.Configuration, centers: [GeoCoordinate]) async throws {
         let clock = ContinuousClock()
-        let store = try await PostgresPetStore.open(configuration)
         let existing = try await store.count()
         if existing < pets {
             let elapsed = try await clock.measure {
@@ -21,6 +24,5 @@ extension BenchCommand.Store {
         _ = try await PetStoreBenchmark.nearby(store: store, centers: Array(centers.prefix(50)))
         print("nearby (PostGIS GiST, ST_DWithin + KNN <-> + haversine), 50 km, limit 20: \(try await PetStoreBenchmark.nearby(store: store, centers: centers))")
         print("full scan + haversine (rows read over the wire),        50 km, limit 20: \(try await PetStoreBenchmark.fullScan(store: store, centers: Array(centers.prefix(scanQueries))))")
-        await store.shutdown()
     }
 }

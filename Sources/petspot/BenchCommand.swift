@@ -56,9 +56,9 @@ struct BenchCommand: AsyncParsableCommand {
             let clock = ContinuousClock()
             let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-bench-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: temporary) }
-            let location = try database.map { try PetStoreLocation($0) }
+            let address = try database.map { try DatabaseAddress($0) }
             var path = temporary.appendingPathComponent("store.sqlite").path
-            if case .sqlite(let file) = location { path = file }
+            if case .sqlite(let file) = address { path = file }
             let store = try SQLitePetStore(path: path)
             let existing = try await store.count()
             if existing < pets {
@@ -72,17 +72,14 @@ struct BenchCommand: AsyncParsableCommand {
             _ = try await PetStoreBenchmark.nearby(store: store, centers: Array(centers.prefix(50)))
             report("nearby (R*Tree + haversine), 50 km, limit 20: \(try await PetStoreBenchmark.nearby(store: store, centers: centers))")
             report("full scan + haversine,        50 km, limit 20: \(try await PetStoreBenchmark.fullScan(store: store, centers: Array(centers.prefix(scanQueries))))")
-            if case .postgres(let configuration) = location { try await benchmarkPostgres(configuration, centers: centers) }
+            if case .postgres(let configuration) = address { try await benchmarkPostgres(configuration, centers: centers) }
             if httpPets > 0 { try await benchmarkHTTP(directory: temporary) }
         }
 
         private func benchmarkHTTP(directory: URL) async throws {
             let path = directory.appendingPathComponent("http.sqlite").path
-            let store = try SQLitePetStore(path: path)
-            try await store.insert(streaming: DemoPetGenerator().sequence(count: httpPets), skippingExistingIDs: true)
             let server = try await startPetServer(
-                configuration: PetServerConfiguration(host: "127.0.0.1", port: 0, databasePath: path, demoPetsWhenEmpty: 0, logLevel: .warning),
-                store: store
+                configuration: PetServerConfiguration(host: "127.0.0.1", port: 0, database: path, demoPetsWhenEmpty: httpPets, logLevel: .warning)
             )
             let configuration = URLSessionConfiguration.ephemeral
             configuration.httpMaximumConnectionsPerHost = concurrency

@@ -25,11 +25,9 @@ struct ImportCommand: AsyncParsableCommand {
         }
         do {
             let animals = try PetImporter.parse(data)
-            let location = try PetStoreLocation(database)
-            let store = try await location.open()
-            let imported = try await PetImporter.importPets(animals, into: store)
-            await store.shutdown()
-            print("imported \(imported) pets into \(location)")
+            let address = try DatabaseAddress(database)
+            let imported = try await address.withStore { try await PetImporter.importPets(animals, into: $0) }
+            print("imported \(imported) pets into \(address)")
         } catch let error as PetImportError {
             throw PetDataCommandError("\(file): \(error); nothing was imported")
         }

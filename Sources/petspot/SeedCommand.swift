@@ -19,10 +19,11 @@ struct SeedCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let location = try PetStoreLocation(database)
-        let store = try await location.open()
-        let added = try await store.insert(streaming: DemoPetGenerator().sequence(count: count), skippingExistingIDs: true)
-        print("added \(added) of \(count) demo pets to \(location) (the rest were there already); it holds \(try await store.count())")
-        await store.shutdown()
+        let address = try DatabaseAddress(database)
+        let (added, total) = try await address.withStore { store in
+            let added = try await store.insert(streaming: DemoPetGenerator().sequence(count: count), skippingExistingIDs: true)
+            return (added, try await store.count())
+        }
+        print("added \(added) of \(count) demo pets to \(address) (the rest were there already); it holds \(total)")
     }
 }

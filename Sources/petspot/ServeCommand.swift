@@ -2,7 +2,7 @@ import ArgumentParser
 import Hummingbird
 import PetServer
 
-/// `petspot serve`: the pets API over the embedded SQLite database.
+/// `petspot serve`: the pets API over an SQLite file or a PostgreSQL database.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -28,10 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = PetServerConfiguration(host: host, port: port, databasePath: database)
-        let store = try await openSeededPetStore(configuration: configuration)
-        let app = buildApplication(configuration: configuration, store: store)
-        try await app.runService()
-        await store.shutdown()
+        let configuration = PetServerConfiguration(host: host, port: port, database: database)
+        try await buildApplication(configuration: configuration).runService()
     }
 }

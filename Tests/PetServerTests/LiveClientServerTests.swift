@@ -23,8 +23,7 @@ import Testing
 
     /// Runs `body` with the base URL of a live server over the fixtures.
     private func withLiveServer(_ animals: [Animal]? = nil, _ body: @Sendable @escaping (URL) async throws -> Void) async throws {
-        let store = try await PetFixtures.sqliteStore(animals ?? Self.fixtures())
-        let app = buildApplication(configuration: PetServerConfiguration(port: 0, logLevel: .error), store: store)
+        let app = try await PetFixtures.application(animals ?? Self.fixtures())
         try await app.test(.live) { client in
             let port = try #require(client.port)
             try await body(try #require(URL(string: "http://127.0.0.1:\(port)")))
@@ -146,7 +145,7 @@ import Testing
 
     @Test func givenStartedInProcessServer_whenFetchingAndStopping_thenItServesOnItsOwnPortThenCloses() async throws {
         let path = PetFixtures.temporaryDatabasePath()
-        let server = try await startPetServer(configuration: PetServerConfiguration(port: 0, databasePath: path, demoPetsWhenEmpty: 500, logLevel: .error))
+        let server = try await startPetServer(configuration: PetServerConfiguration(port: 0, database: path, demoPetsWhenEmpty: 500, logLevel: .error))
         #expect(server.port > 0)
         let repository = AnimalRepository(baseURL: server.baseURL)
         let nearWarsaw = try await repository.fetchAnimals(near: try location(52.23, 21.01))

@@ -1,4 +1,6 @@
 import Foundation
+import Hummingbird
+import Logging
 import PetServer
 import PetSpotDomain
 
@@ -29,6 +31,16 @@ enum PetFixtures {
         FileManager.default.temporaryDirectory
             .appendingPathComponent("petspot-tests-\(UUID().uuidString)")
             .appendingPathComponent("pets.sqlite").path
+    }
+
+    /// The server of ``buildApplication(configuration:onServerRunning:)`` over a new SQLite file holding
+    /// exactly `animals`.
+    static func application(_ animals: [Animal]) async throws -> some ApplicationProtocol {
+        let path = temporaryDatabasePath()
+        if !animals.isEmpty { try await SQLitePetStore(path: path).insert(animals) }
+        return try await buildApplication(
+            configuration: PetServerConfiguration(port: 0, database: path, demoPetsWhenEmpty: 0, logLevel: .error)
+        )
     }
 
     static func sqliteStore(_ animals: [Animal] = []) async throws -> SQLitePetStore {

@@ -12,12 +12,11 @@ import Testing
     /// Three pets in Warsaw, published a day apart.
     private func makeApp() async throws -> some ApplicationProtocol {
         let km = 1 / PetFixtures.kmPerDegree
-        let store = try await PetFixtures.sqliteStore([
+        return try await PetFixtures.application([
             try PetFixtures.animal("w1", lat: 52.23 + 1 * km, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 1_000_000)),
             try PetFixtures.animal("w2", lat: 52.23 + 2 * km, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 2_000_000)),
             try PetFixtures.animal("w3", lat: 52.23 + 60 * km, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 3_000_000)),
         ])
-        return buildApplication(configuration: PetServerConfiguration(port: 0, logLevel: .error), store: store)
     }
 
     private func get(_ uri: String) async throws -> (status: HTTPResponse.Status, body: Data, contentType: String?) {

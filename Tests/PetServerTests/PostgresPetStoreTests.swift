@@ -49,11 +49,12 @@ struct PostgresPetStoreTests {
         try await PostgresTestDatabase.withFreshStore { store async throws in
             let animal = try PetFixtures.animal("survivor", lat: 52.23, lon: 21.01)
             try await store.insert([animal])
-            let reopened = try await PostgresPetStore.open(store.configuration)
-            #expect(try await reopened.animal(id: "survivor") == animal)
-            let nearby = try await reopened.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 52.2, longitude: 21)))
-            #expect(nearby.animals.map(\.id) == ["survivor"])
-            await reopened.shutdown()
+            let center = try GeoCoordinate(latitude: 52.2, longitude: 21)
+            try await PostgresPetStore.withStore(store.configuration) { reopened in
+                #expect(try await reopened.animal(id: "survivor") == animal)
+                let nearby = try await reopened.animals(matching: PetQuery(center: center))
+                #expect(nearby.animals.map(\.id) == ["survivor"])
+            }
         }
     }
 
@@ -80,7 +81,7 @@ struct PostgresPetStoreTests {
         var configuration = try PostgresTestDatabase.configuration()
         configuration.password = "not-the-password"
         let error = await #expect(throws: PostgresPetStoreError.self) {
-            try await PostgresPetStore.open(configuration)
+            try await PostgresPetStore(migrating: configuration)
         }
         guard case .connectionRefused(let url, let reason) = error else {
             Issue.record("expected connectionRefused, got \(String(describing: error))")
@@ -103,7 +104,7 @@ struct PostgresPetStoreTests {
         configuration.password = password
         configuration.database = name
         let error = await #expect(throws: PostgresPetStoreError.self) {
-            try await PostgresPetStore.open(configuration)
+            try await PostgresPetStore(migrating: configuration)
         }
         try await PostgresTestDatabase.execute("DROP DATABASE \(name)", "DROP ROLE \(name)")
         guard case .postGISMissing(let url, let reason) = error else {
@@ -119,20 +120,18 @@ struct PostgresPetStoreTests {
 /// `petspot serve --database postgres://…`: the store is chosen by the URL, seeded once, served over HTTP.
 @Suite(.enabled(if: PostgresTestDatabase.shouldRun, PostgresTestDatabase.skipMessage), .timeLimit(.minutes(1)))
 struct PostgresServingTests {
-    @Test func givenEmptyPostgresDatabaseURL_whenOpenedSeededTwice_thenItHolds500DemoPetsOnceAndServesThem() async throws {
+    @Test func givenEmptyPostgresDatabaseURL_whenServerStartsTwice_thenItHolds500DemoPetsOnceAndServesThem() async throws {
         let schema = PostgresTestDatabase.uniqueName("petspot_serve")
         let base = try #require(PostgresTestDatabase.url)
         let url = base + (base.contains("?") ? "&" : "?") + "schema=\(schema)"
-        let configuration = PetServerConfiguration(host: "127.0.0.1", port: 0, databasePath: url, logLevel: .warning)
-        let first = try await openSeededPetStore(configuration: configuration)
-        #expect(first is PostgresPetStore)
-        await first.shutdown()
-        let store = try await openSeededPetStore(configuration: configuration)
-        let count = try await store.count()
-        let server = try await startPetServer(configuration: configuration, store: store)
+        let configuration = PetServerConfiguration(host: "127.0.0.1", port: 0, database: url, logLevel: .warning)
+        let first = try await startPetServer(configuration: configuration)
+        await first.stop()
+        let server = try await startPetServer(configuration: configuration)
         let (data, response) = try await URLSession.shared.data(from: server.baseURL.appendingPathComponent("api/pets/demo-000001"))
         await server.stop()
-        await store.shutdown()
+        guard case .postgres(let postgres) = try DatabaseAddress(url) else { throw PostgresTestDatabase.NotConfigured() }
+        let count = try await PostgresPetStore.withStore(postgres) { try await $0.count() }
         try await PostgresTestDatabase.execute(#"DROP SCHEMA "\#(schema)" CASCADE"#)
 
         #expect(count == PetServerConfiguration.defaultDemoPetCount)

@@ -13,19 +13,18 @@ struct PostgresReadReplicaTests {
         try await PostgresTestDatabase.execute("CREATE EXTENSION postgis", database: name)
         var configuration = try PostgresTestDatabase.configuration()
         configuration.database = name
-        let primary = try await PostgresPetStore.open(configuration)
         let animal = try PetFixtures.animal("replicated", lat: 48.86, lon: 2.35)
-        try await primary.insert([animal])
-        await primary.shutdown()
+        try await PostgresPetStore.withStore(configuration) { primary in try await primary.insert([animal]) }
         try await PostgresTestDatabase.execute("ALTER DATABASE \(name) SET default_transaction_read_only = on")
 
-        let replica = try await PostgresPetStore.open(configuration)
-        let nearby = try await replica.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 48.85, longitude: 2.35)))
-        await replica.shutdown()
+        let center = try GeoCoordinate(latitude: 48.85, longitude: 2.35)
+        let nearby = try await PostgresPetStore.withStore(configuration) { replica in
+            try await replica.animals(matching: PetQuery(center: center))
+        }
         var unmigrated = configuration
         unmigrated.schema = "not_migrated"
         let error = await #expect(throws: PostgresPetStoreError.self) {
-            try await PostgresPetStore.open(unmigrated)
+            try await PostgresPetStore(migrating: unmigrated)
         }
         try await PostgresTestDatabase.execute("DROP DATABASE \(name) WITH (FORCE)")
 

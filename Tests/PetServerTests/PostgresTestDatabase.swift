@@ -39,17 +39,14 @@ enum PostgresTestDatabase {
     }
 
     /// A store in a new, empty schema of its own, dropped after `body`.
-    static func withFreshStore<Result>(_ body: (PostgresPetStore) async throws -> Result) async throws -> Result {
+    static func withFreshStore<Result: Sendable>(_ body: (PostgresPetStore) async throws -> Result) async throws -> Result {
         var configuration = try configuration()
         configuration.schema = uniqueName("petspot_test")
-        let store = try await PostgresPetStore.open(configuration)
         do {
-            let result = try await body(store)
-            await store.shutdown()
+            let result = try await PostgresPetStore.withStore(configuration) { try await body($0) }
             try await execute(#"DROP SCHEMA "\#(configuration.schema)" CASCADE"#)
             return result
         } catch {
-            await store.shutdown()
             try? await execute(#"DROP SCHEMA "\#(configuration.schema)" CASCADE"#)
             throw error
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PetAPI
 import PetServer
 import PetSpotDomain
@@ -41,9 +42,13 @@ import Testing
         #expect(everywhere.totalCount == 0)
     }
 
-    @Test func givenEmptyDatabaseConfiguration_whenOpenedSeeded_thenItHolds500DemoPetsOnce() async throws {
-        let configuration = PetServerConfiguration(databasePath: PetFixtures.temporaryDatabasePath())
-        #expect(try await openSeededStore(configuration: configuration).count() == 500)
-        #expect(try await openSeededStore(configuration: configuration).count() == 500)
+    @Test func givenEmptyDatabaseConfiguration_whenServerStartsTwice_thenItHolds500DemoPetsOnce() async throws {
+        let path = PetFixtures.temporaryDatabasePath()
+        let configuration = PetServerConfiguration(port: 0, database: path, logLevel: .error)
+        for _ in 1...2 {
+            let server = try await startPetServer(configuration: configuration)
+            await server.stop()
+            #expect(try await SQLitePetStore(path: path).count() == 500)
+        }
     }
 }
