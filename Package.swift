@@ -18,6 +18,7 @@ let package = Package(
     products: [
         .executable(name: "petspot", targets: ["petspot"]),
         .library(name: "PetSpotDomain", targets: ["PetSpotDomain"]),
+        .library(name: "DeviceInterfaces", targets: ["DeviceInterfaces"]),
         .library(name: "LocationService", targets: ["LocationService"]),
         .library(name: "DeviceSimulator", targets: ["DeviceSimulator"]),
         .library(name: "Permissions", targets: ["Permissions"]),
@@ -43,17 +44,24 @@ let package = Package(
     targets: [
         // MARK: Logic (builds and is tested everywhere)
         .target(name: "PetSpotDomain", swiftSettings: swiftSettings),
+        // What the app uses of the platform (CoreLocation, CoreMotion, HealthKit, Info.plist), as
+        // protocols and domain mirrors: the simulated iPhone and the Apple adapters depend on this alone.
+        .target(name: "DeviceInterfaces", dependencies: ["PetSpotDomain"], swiftSettings: swiftSettings),
         .target(
             name: "LocationService",
-            dependencies: ["PetSpotDomain", concurrencyExtras],
+            dependencies: ["PetSpotDomain", "DeviceInterfaces", concurrencyExtras],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "DeviceSimulator",
-            dependencies: ["PetSpotDomain", "LocationService", "Permissions", concurrencyExtras],
+            dependencies: ["PetSpotDomain", "DeviceInterfaces", concurrencyExtras],
             swiftSettings: swiftSettings
         ),
-        .target(name: "Permissions", dependencies: ["PetSpotDomain", "LocationService"], swiftSettings: swiftSettings),
+        .target(
+            name: "Permissions",
+            dependencies: ["PetSpotDomain", "DeviceInterfaces", "LocationService"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "StartupFeature",
             dependencies: ["PetSpotDomain"],
@@ -83,8 +91,8 @@ let package = Package(
         .target(
             name: "ScenarioRunner",
             dependencies: [
-                "PetSpotDomain", "LocationService", "DeviceSimulator", "StartupFeature", "PetAPI", "PetServer",
-                "Permissions", "AppFeature", concurrencyExtras, logging,
+                "PetSpotDomain", "DeviceInterfaces", "LocationService", "DeviceSimulator", "StartupFeature", "PetAPI",
+                "PetServer", "Permissions", "AppFeature", concurrencyExtras, logging,
             ],
             resources: [.copy("Scenarios")],
             swiftSettings: swiftSettings
@@ -97,7 +105,7 @@ let package = Package(
         .executableTarget(
             name: "petspot",
             dependencies: [
-                "PetSpotDomain", "LocationService", "DeviceSimulator", "Permissions",
+                "PetSpotDomain", "DeviceInterfaces", "LocationService", "DeviceSimulator", "Permissions",
                 "StartupFeature", "PetAPI", "PetServer", "ScenarioRunner", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -107,7 +115,7 @@ let package = Package(
         // MARK: Apple only (every file is wrapped whole in `#if canImport(...)`; empty on Linux)
         .target(
             name: "PlatformLive",
-            dependencies: ["PetSpotDomain", "LocationService", "Permissions"],
+            dependencies: ["PetSpotDomain", "DeviceInterfaces"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -124,23 +132,23 @@ let package = Package(
         ),
         .testTarget(
             name: "LocationServiceTests",
-            dependencies: ["LocationService", "DeviceSimulator", "PetSpotDomain", "TestSupport", concurrencyExtras],
+            dependencies: ["DeviceInterfaces", "LocationService", "DeviceSimulator", "PetSpotDomain", "TestSupport", concurrencyExtras],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "DeviceSimulatorTests",
-            dependencies: ["DeviceSimulator", "LocationService", "Permissions", "PetSpotDomain"],
+            dependencies: ["DeviceInterfaces", "DeviceSimulator", "LocationService", "Permissions", "PetSpotDomain"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PermissionsTests",
-            dependencies: ["Permissions", "DeviceSimulator", "LocationService", "PetSpotDomain", "TestSupport"],
+            dependencies: ["DeviceInterfaces", "Permissions", "DeviceSimulator", "LocationService", "PetSpotDomain", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "StartupFeatureTests",
             dependencies: [
-                "StartupFeature", "PetSpotDomain", "LocationService", "DeviceSimulator", "TestSupport",
+                "DeviceInterfaces", "StartupFeature", "PetSpotDomain", "LocationService", "DeviceSimulator", "TestSupport",
                 concurrencyExtras, customDump,
             ],
             swiftSettings: swiftSettings
@@ -148,7 +156,7 @@ let package = Package(
         .testTarget(
             name: "AppFeatureTests",
             dependencies: [
-                "AppFeature", "StartupFeature", "Permissions", "LocationService", "DeviceSimulator", "PetSpotDomain",
+                "DeviceInterfaces", "AppFeature", "StartupFeature", "Permissions", "LocationService", "DeviceSimulator", "PetSpotDomain",
                 "TestSupport", concurrencyExtras, logging,
             ],
             swiftSettings: swiftSettings

@@ -1,3 +1,4 @@
+import DeviceInterfaces
 import LocationService
 import Logging
 import Observation

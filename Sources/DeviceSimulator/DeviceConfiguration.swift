@@ -1,3 +1,4 @@
+import DeviceInterfaces
 import Foundation
 import Permissions
 import PetSpotDomain
@@ -10,7 +11,7 @@ public struct DeviceConfiguration: Sendable {
     /// Seed of every random choice the device makes (the offset of reduced-accuracy fixes), so the
     /// same configuration always gives the same events.
     public var seed: UInt64
-    /// The keys present in the app's Info.plist (see ``SimulatedDevice/InfoPlistKey``).
+    /// The keys present in the app's Info.plist (see ``InfoPlistRequirement``).
     public var infoPlistKeys: Set<String>
     /// The purpose keys inside the app's `NSLocationTemporaryUsageDescriptionDictionary`.
     public var temporaryLocationPurposeKeys: Set<String>
@@ -24,7 +25,7 @@ public struct DeviceConfiguration: Sendable {
     public init(
         epoch: Date = Date(timeIntervalSince1970: 1_767_225_600),
         seed: UInt64 = 0x5EED,
-        infoPlistKeys: Set<String> = [SimulatedDevice.InfoPlistKey.locationWhenInUse],
+        infoPlistKeys: Set<String> = [InfoPlistRequirement.locationWhenInUse.key],
         temporaryLocationPurposeKeys: Set<String> = [],
         location: Location = Location(),
         motion: Motion = Motion(),

@@ -1,3 +1,4 @@
+import DeviceInterfaces
 import Foundation
 import LocationService
 import PetSpotDomain
@@ -198,7 +199,6 @@ final class LocationSubsystem: DeviceSubsystem {
 
 /// The app's authorization requests and the person's answers (rules 3–6).
 extension LocationSubsystem {
-    private typealias Key = SimulatedDevice.InfoPlistKey
 
     /// Rule 3: the alert only when not determined, in the foreground, with the key; otherwise nothing.
     func requestWhenInUse(from manager: SimulatedLocationManager) {
@@ -206,8 +206,8 @@ extension LocationSubsystem {
         guard manager.isAlive, let device else { return }
         guard !device.isShowingSystemAlert else { return ignore(request, "a system alert is already showing") }
         guard device.phase.isForeground else { return ignore(request, "the app is not in the foreground") }
-        guard device.infoPlistKeys.contains(Key.locationWhenInUse) else {
-            return ignore(request, "Info.plist lacks \(Key.locationWhenInUse)")
+        guard device.infoPlistKeys.contains(InfoPlistRequirement.locationWhenInUse.key) else {
+            return ignore(request, "Info.plist lacks \(InfoPlistRequirement.locationWhenInUse.key)")
         }
         guard status == .notDetermined else { return ignore(request, "status is already \(status.rawValue)") }
         device.presentSystemAlert(.locationWhenInUse) { [weak self] button in
@@ -221,7 +221,7 @@ extension LocationSubsystem {
         guard manager.isAlive, let device else { return }
         guard !device.isShowingSystemAlert else { return ignore(request, "a system alert is already showing") }
         guard device.phase.isForeground else { return ignore(request, "the app is not in the foreground") }
-        for key in [Key.locationWhenInUse, Key.locationAlwaysAndWhenInUse] where !device.infoPlistKeys.contains(key) {
+        for key in [InfoPlistRequirement.locationWhenInUse.key, InfoPlistRequirement.locationAlways.key] where !device.infoPlistKeys.contains(key) {
             return ignore(request, "Info.plist lacks \(key)")
         }
         guard !alwaysRequestUsed else { return ignore(request, "Always was already requested on this install") }
@@ -279,7 +279,7 @@ extension LocationSubsystem {
         guard manager.isAlive, let device else { return }
         let declineReason: String? =
             if !device.configuration.temporaryLocationPurposeKeys.contains(purposeKey) {
-                "NSLocationTemporaryUsageDescriptionDictionary lacks \(purposeKey)"
+                "\(InfoPlistRequirement.locationTemporaryFullAccuracy.key) lacks \(purposeKey)"
             } else if !device.phase.isForeground {
                 "the app is not in the foreground"
             } else if accuracy == .fullAccuracy {

@@ -1,3 +1,4 @@
+import DeviceInterfaces
 import LocationService
 import PetSpotDomain
 
@@ -45,8 +46,8 @@ extension SimulatedDevice {
         let required: [String] =
             switch choice {
             case .never, .askNextTime: []
-            case .whileUsing: [InfoPlistKey.locationWhenInUse]
-            case .always: [InfoPlistKey.locationWhenInUse, InfoPlistKey.locationAlwaysAndWhenInUse]
+            case .whileUsing: [InfoPlistRequirement.locationWhenInUse.key]
+            case .always: [InfoPlistRequirement.locationWhenInUse.key, InfoPlistRequirement.locationAlways.key]
             }
         if let missing = required.first(where: { !infoPlistKeys.contains($0) }) {
             throw .settingsChoiceNotOffered(choice, missingKey: missing)

@@ -17,12 +17,6 @@ import PetSpotDomain
 /// same log, byte for byte.
 @MainActor
 public final class SimulatedDevice {
-    /// Info.plist keys the simulation looks at.
-    public enum InfoPlistKey {
-        public static let locationWhenInUse = "NSLocationWhenInUseUsageDescription"
-        public static let locationAlwaysAndWhenInUse = "NSLocationAlwaysAndWhenInUseUsageDescription"
-    }
-
     /// What the device started with.
     public let configuration: DeviceConfiguration
     let time: VirtualTime

@@ -1,3 +1,4 @@
+import DeviceInterfaces
 /// What can honestly be known about HealthKit permission: write status per type and whether a
 /// request would show a sheet. Read permission is deliberately absent: iOS hides it (rule 24).
 public struct HealthAuthorization: Sendable, Equatable {

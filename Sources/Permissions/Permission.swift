@@ -1,3 +1,4 @@
+import DeviceInterfaces
 /// A permission PetSpot may ask for.
 public enum Permission: String, Sendable, Hashable, CaseIterable, Codable, Identifiable {
     /// Where the person is, to list pets nearby (CoreLocation).

@@ -1,3 +1,4 @@
+import DeviceInterfaces
 /// What the "Learn more" detail of one permission shows.
 public struct PermissionDetailContent: Sendable, Equatable {
     public var card: PermissionCard

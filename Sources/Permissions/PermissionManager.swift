@@ -1,3 +1,4 @@
+import DeviceInterfaces
 import Foundation
 import LocationService
 import Observation

@@ -1,3 +1,4 @@
+import DeviceInterfaces
 import PetSpotDomain
 
 /// Where the app stands with one permission.
@@ -28,6 +29,19 @@ public enum PermissionState: String, Sendable, Hashable, CaseIterable, Codable {
         case .authorizedWhenInUse, .authorizedAlways: self = .authorized
         case .denied: self = .denied
         case .restricted: self = .restricted
+        }
+    }
+}
+
+extension MotionAuthorizationStatus {
+    /// The permission state this status means, given whether activity data exists at all.
+    public func permissionState(isActivityAvailable: Bool) -> PermissionState {
+        guard isActivityAvailable else { return .unavailable }
+        switch self {
+        case .notDetermined: return .notDetermined
+        case .restricted: return .restricted
+        case .denied: return .denied
+        case .authorized: return .authorized
         }
     }
 }

@@ -1,3 +1,4 @@
+import DeviceInterfaces
 /// The result of checking property lists against permission requirements.
 public struct PlistCheckReport: Sendable, Equatable {
     /// How one requirement fared.

@@ -1,3 +1,4 @@
+import DeviceInterfaces
 /// Checks an Info.plist (and optionally an entitlements file) against the requirements of the
 /// permissions an app asks for. The logic behind `petspot check-plist`.
 public struct PlistRequirementsChecker: Sendable {

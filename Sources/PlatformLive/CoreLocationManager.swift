@@ -1,7 +1,7 @@
 #if canImport(CoreLocation)
     import CoreLocation
     import Foundation
-    import LocationService
+    import DeviceInterfaces
     import PetSpotDomain
 
     /// `LocationManaging` over a real `CLLocationManager`: maps types and forwards delegate callbacks

@@ -3,7 +3,7 @@
 #if canImport(CoreMotion) && !os(macOS)
     import CoreMotion
     import Foundation
-    import Permissions
+    import DeviceInterfaces
 
     /// ``MotionAuthorizing`` over `CMMotionActivityManager`: status and availability are class
     /// queries that never prompt; the request is one activity query, whose handler CoreMotion calls

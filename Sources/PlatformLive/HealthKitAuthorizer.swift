@@ -1,6 +1,6 @@
 #if canImport(HealthKit)
     import HealthKit
-    import Permissions
+    import DeviceInterfaces
 
     /// ``HealthAuthorizing`` over `HKHealthStore`, with HealthKit's async variants (which resume on
     /// the caller's actor, so HealthKit's background completion queue never reaches the main actor).

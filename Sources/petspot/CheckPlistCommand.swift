@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeviceInterfaces
 import Foundation
 import Permissions
 

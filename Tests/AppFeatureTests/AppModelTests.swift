@@ -1,5 +1,6 @@
 import AppFeature
 import ConcurrencyExtras
+import DeviceInterfaces
 import DeviceSimulator
 import Foundation
 import LocationService

@@ -1,3 +1,4 @@
+import DeviceInterfaces
 import DeviceSimulator
 import Foundation
 import LocationService
@@ -18,7 +19,7 @@ struct DeviceHarness {
 
     init(_ configure: (inout DeviceConfiguration) -> Void = { _ in }) {
         var configuration = DeviceConfiguration(
-            infoPlistKeys: [SimulatedDevice.InfoPlistKey.locationWhenInUse],
+            infoPlistKeys: [InfoPlistRequirement.locationWhenInUse.key],
             location: DeviceConfiguration.Location(position: Self.home)
         )
         configure(&configuration)

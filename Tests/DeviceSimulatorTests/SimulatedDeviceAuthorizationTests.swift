@@ -1,3 +1,4 @@
+import DeviceInterfaces
 import DeviceSimulator
 import Foundation
 import LocationService
@@ -7,7 +8,6 @@ import Testing
 /// Rules 1–8 of IOS_SEMANTICS.md: authorization callbacks, the When-In-Use alert, Allow Once,
 /// the Always upgrade, Location Services and restriction.
 @Suite(.timeLimit(.minutes(1))) @MainActor struct SimulatedDeviceAuthorizationTests {
-    private typealias Key = SimulatedDevice.InfoPlistKey
 
     @Test func rule01_givenFreshInstall_whenManagerCreated_thenOneNotDeterminedCallbackAfterCreationReturns() async throws {
         let harness = DeviceHarness()
@@ -232,7 +232,7 @@ import Testing
 
         #expect(harness.device.systemAlert == nil)
         #expect(harness.events.last == .requestIgnored(
-            request: "requestAlwaysAuthorization", reason: "Info.plist lacks \(Key.locationAlwaysAndWhenInUse)"
+            request: "requestAlwaysAuthorization", reason: "Info.plist lacks \(InfoPlistRequirement.locationAlways.key)"
         ))
     }
 
@@ -271,7 +271,7 @@ import Testing
         _ status: LocationPermissionStatus
     ) -> (inout DeviceConfiguration) -> Void {
         { configuration in
-            configuration.infoPlistKeys = [Key.locationWhenInUse, Key.locationAlwaysAndWhenInUse]
+            configuration.infoPlistKeys = [InfoPlistRequirement.locationWhenInUse.key, InfoPlistRequirement.locationAlways.key]
             configuration.location.authorization = status
         }
     }

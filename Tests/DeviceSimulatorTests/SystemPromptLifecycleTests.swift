@@ -1,3 +1,4 @@
+import DeviceInterfaces
 import DeviceSimulator
 import Foundation
 import LocationService
@@ -56,7 +57,7 @@ import Testing
     }
 
     @Test func givenLocationAlertUp_whenMotionIsQueried_thenItsPromptShowsAsSoonAsTheLocationAlertIsAnswered() async throws {
-        let device = device([SimulatedDevice.InfoPlistKey.locationWhenInUse, InfoPlistRequirement.motion.key])
+        let device = device([InfoPlistRequirement.locationWhenInUse.key, InfoPlistRequirement.motion.key])
         let manager = try device.launch()
         manager.requestWhenInUseAuthorization()
         #expect(device.systemAlert?.kind == .locationWhenInUse)

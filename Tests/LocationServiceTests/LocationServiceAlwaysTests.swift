@@ -1,3 +1,4 @@
+import DeviceInterfaces
 import DeviceSimulator
 import Foundation
 import PetSpotDomain

@@ -1,3 +1,4 @@
+import DeviceInterfaces
 import Foundation
 import Permissions
 import Testing

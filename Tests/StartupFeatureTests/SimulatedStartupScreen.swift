@@ -1,3 +1,4 @@
+import DeviceInterfaces
 import DeviceSimulator
 import Foundation
 import LocationService
@@ -25,7 +26,7 @@ final class SimulatedStartupScreen {
     /// - Parameter infoPlistKeys: The app's Info.plist keys; without the When-In-Use one iOS shows no alert.
     init(
         _ location: DeviceConfiguration.Location,
-        infoPlistKeys: Set<String> = [SimulatedDevice.InfoPlistKey.locationWhenInUse]
+        infoPlistKeys: Set<String> = [InfoPlistRequirement.locationWhenInUse.key]
     ) async throws {
         device = SimulatedDevice(
             configuration: DeviceConfiguration(

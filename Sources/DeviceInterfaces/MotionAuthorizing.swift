@@ -46,17 +46,6 @@ public enum MotionAuthorizationStatus: String, Sendable, Hashable, CaseIterable,
         case .authorized: 3
         }
     }
-
-    /// The permission state this status means, given whether activity data exists at all.
-    public func permissionState(isActivityAvailable: Bool) -> PermissionState {
-        guard isActivityAvailable else { return .unavailable }
-        switch self {
-        case .notDetermined: return .notDetermined
-        case .restricted: return .restricted
-        case .denied: return .denied
-        case .authorized: return .authorized
-        }
-    }
 }
 
 /// An error in `CMErrorDomain`, kept as its raw code so unknown codes survive.
