@@ -6,14 +6,12 @@ import PetSpotDomain
 
 /// The HTTP client of `GET /api/pets`: the live ``AnimalRepositoryProtocol``.
 ///
-/// Coordinates leave the device rounded to ``Configuration/coordinateDecimals`` places (default 2, about
-/// 1 km), and only when a location is given.
+/// It sends the coordinates it is given, as given, and only when a location is given: how precise they
+/// are is the startup screen's decision (`StartupMachine` rounds them to about 1 km, departure 6).
 public struct AnimalRepository: AnimalRepositoryProtocol {
     public struct Configuration: Sendable, Equatable {
         /// The server root, e.g. `http://127.0.0.1:8080`.
         public var baseURL: URL
-        /// Decimal places kept of each coordinate (0…8).
-        public var coordinateDecimals: Int
         /// Search radius in kilometres (1…500); nil uses the server's default (50).
         public var radiusKm: Double?
         /// Animals per request (1…100); nil uses the server's default (20).
@@ -23,13 +21,11 @@ public struct AnimalRepository: AnimalRepositoryProtocol {
 
         public init(
             baseURL: URL,
-            coordinateDecimals: Int = 2,
             radiusKm: Double? = nil,
             limit: Int? = nil,
             timeout: TimeInterval = 10
         ) {
             self.baseURL = baseURL
-            self.coordinateDecimals = coordinateDecimals
             self.radiusKm = radiusKm
             self.limit = limit
             self.timeout = timeout
@@ -48,11 +44,11 @@ public struct AnimalRepository: AnimalRepositoryProtocol {
         self.init(configuration: Configuration(baseURL: baseURL))
     }
 
-    /// The query this repository sends for `location` (coordinates already rounded).
+    /// The query this repository sends for `location`.
     public func query(near location: UserLocation?) -> PetQuery {
         var query = PetQuery()
         if let location {
-            query.center = location.rounded(toDecimals: configuration.coordinateDecimals).coordinate
+            query.center = location.coordinate
             if let radius = configuration.radiusKm { query.radiusKm = radius }
         }
         if let limit = configuration.limit { query.limit = limit }

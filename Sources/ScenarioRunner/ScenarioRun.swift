@@ -268,8 +268,8 @@ extension ScenarioRun {
             lastLocationFailure = nil
             log(.app, "locationRequested")
         case .locationObtained:
-            // What the server is sent: the fix rounded as the app rounds it before a query.
-            if let location = viewModel?.currentLocation?.rounded(toDecimals: 2) {
+            // What the server is sent: the coordinates of the query the machine starts with the fix.
+            if case .querying(let location?) = viewModel?.state.activity {
                 log(.app, "locationObtained", [("lat", .double(location.latitude)), ("lon", .double(location.longitude))])
             } else {
                 log(.app, "locationObtained")

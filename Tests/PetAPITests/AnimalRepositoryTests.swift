@@ -12,16 +12,16 @@ import Testing
         #expect(repository.requestPath(near: nil) == "/api/pets")
     }
 
-    @Test func givenPreciseLocation_whenBuildingRequest_thenCoordinatesRoundedToTwoDecimals() throws {
+    // The startup screen decides the precision (departure 6); the client sends what it is given.
+    @Test func givenRoundedLocation_whenBuildingRequest_thenCoordinatesAreSentAsGiven() throws {
         let repository = AnimalRepository(baseURL: try #require(base))
-        let here = try UserLocation(latitude: 52.229_676, longitude: 21.012_229)
+        let here = try UserLocation(latitude: 52.23, longitude: 21.01)
         #expect(repository.requestPath(near: here) == "/api/pets?lat=52.23&lon=21.01")
     }
 
-    @Test func givenThreeDecimalsRadiusAndLimit_whenBuildingRequest_thenAllAreSent() throws {
-        let repository = AnimalRepository(configuration: .init(
-            baseURL: try #require(base), coordinateDecimals: 3, radiusKm: 25, limit: 50))
-        let here = try UserLocation(latitude: -33.868_82, longitude: 151.209_29)
+    @Test func givenLocationRadiusAndLimit_whenBuildingRequest_thenAllAreSent() throws {
+        let repository = AnimalRepository(configuration: .init(baseURL: try #require(base), radiusKm: 25, limit: 50))
+        let here = try UserLocation(latitude: -33.869, longitude: 151.209)
         #expect(repository.requestPath(near: here) == "/api/pets?lat=-33.869&lon=151.209&radiusKm=25&limit=50")
     }
 
