@@ -134,14 +134,11 @@ public final class AnimalListViewModel {
     // MARK: - The loop
 
     func send(_ event: StartupMachine.Event) {
-        let before = state
-        let effects = StartupMachine.reduce(&state, event)
+        let step = StartupMachine.step(&state, event)
         if let onEvent {
-            for appEvent in AppEvent.describing(event, before: before, after: state, effects: effects) {
-                onEvent(appEvent)
-            }
+            for appEvent in step.log { onEvent(appEvent) }
         }
-        for effect in effects { perform(effect) }
+        for effect in step.effects { perform(effect) }
     }
 
     private func perform(_ effect: StartupMachine.Effect) {

@@ -26,54 +26,97 @@ import PetSpotDomain
 /// status goes back to `.notDetermined` in a session, iOS is asked again as on a first launch, once
 /// the app is active.
 public enum StartupMachine {
+    /// What one event did: the effects to perform, in order, and the log of what the machine did.
+    public struct Step: Equatable, Sendable {
+        public var effects: [Effect]
+        /// What the machine did, in order, ending with the effects it started (never coordinates).
+        public var log: [AppEvent]
+    }
+
     /// Applies `event` to `state` and returns what must be done next, in order.
     public static func reduce(_ state: inout State, _ event: Event) -> [Effect] {
+        step(&state, event).effects
+    }
+
+    /// Applies `event` to `state`: the effects to perform and the log of what was done.
+    public static func step(_ state: inout State, _ event: Event) -> Step {
+        var transition = Transition(state: state)
+        let effects = transition.apply(event)
+        state = transition.state
+        return Step(effects: effects, log: transition.log + effects.compactMap(AppEvent.init(starting:)))
+    }
+}
+
+/// One event applied to the state. Each rule records what it does in ``log`` as it does it.
+private struct Transition {
+    var state: State
+    var log: [AppEvent] = []
+
+    typealias State = StartupMachine.State
+    typealias Effect = StartupMachine.Effect
+    typealias Activity = StartupMachine.Activity
+    typealias Listing = StartupMachine.Listing
+
+    mutating func apply(_ event: StartupMachine.Event) -> [Effect] {
         switch event {
         case .screenAppeared:
             guard state.hasAppeared else {
                 // FR-001: the status is checked when the screen appears; FR-010: and observed from now on.
+                log.append(.screenAppeared)
                 state.hasAppeared = true
-                begin(.checkingStatus, in: &state)
+                begin(.checkingStatus)
                 return [.observeStatusChanges, .checkStatus]
             }
             // A later appearance re-reads the status as an observation; it does not restart the load.
             return [.checkStatus]
 
         case .statusChecked(let status, let locationServicesEnabled):
+            log.append(.permissionChecked(status))
             guard state.activity == .checkingStatus else {
                 if state.popup == .locationServicesOff, locationServicesEnabled, status == .denied {
                     state.popup = .denied  // Location Services are back on; this app itself is still denied
                 }
-                return observe(status, in: &state)
+                return observe(status)
             }
             let isFirstCheck = !state.hasCheckedStatus
             state.hasCheckedStatus = true
             if state.pendingStatus == status { state.pendingStatus = nil }
             return startLoad(
-                for: status, isFirstCheck: isFirstCheck, locationServicesEnabled: locationServicesEnabled, in: &state
+                for: status, isFirstCheck: isFirstCheck, locationServicesEnabled: locationServicesEnabled
             )
 
         case .authorizationAnswered(let status):
+            // The request's return is one of the answer's two deliveries; the stream brings the other.
+            // While the answer is awaited it is logged as the answer, even when it brings none.
+            let isAnswer = state.isAwaitingAuthorizationAnswer
+            if isAnswer { log.append(.permissionAnswered(status)) }
             // `.notDetermined` means the bounded wait ended without an answer: no news, and never a
             // change to apply (it may even come after the stream brought the answer).
             guard status != .notDetermined else { return [] }
-            // The request's return is one of the answer's two deliveries; the stream brings the other.
-            return observe(status, in: &state)
+            return observe(status, announcing: !isAnswer)
 
         case .locationResult(let location):
             guard state.activity == .locating else { return [] }
             // US4-4: a revocation seen while the fix was on its way wins; the query goes without it.
             let usable = state.latestKnownStatus.isAuthorized ? location : nil
             state.currentLocation = usable
+            switch (location, usable) {
+            case (nil, _): log.append(.locationUnavailable)
+            case (.some, nil): log.append(.locationDroppedAfterRevocation)
+            case (.some, .some): log.append(.locationObtained)
+            }
             // FR-008 with a location; FR-009/FR-014 without one.
-            return startQuery(near: usable, in: &state)
+            return startQuery(near: usable)
 
         case .animalsLoaded(let animals):
+            guard state.isQuerying else { return [] }
+            log.append(.queryFinished(count: animals.count))
             switch state.activity {
             case .querying(.some) where animals.isEmpty:
                 // Nobody within the radius: a located listing is never empty while there are pets, so
                 // the listing without coordinates follows, and the screen says why.
-                begin(.queryingFallbackForNothingNearby, in: &state)
+                log.append(.noPetsNearby)
+                begin(.queryingFallbackForNothingNearby)
                 return [.fetchAnimals(near: nil)]
             case .querying(let location):
                 // FR-012: the listing shows when its query completes.
@@ -83,44 +126,50 @@ public enum StartupMachine {
             case .idle, .checkingStatus, .locating:
                 return []
             }
+            log.append(.listingShown(count: animals.count, withLocation: state.listing?.queriedNearLocation ?? false))
             state.loadFailure = nil
             state.activity = .idle
-            return applyPendingStatus(in: &state)
+            return applyPendingStatus()
 
         case .animalsFailed(let reason):
             guard state.isQuerying else { return [] }
+            log.append(.queryFailed(reason: reason))
             // Earlier results stay; the error offers Retry.
             state.loadFailure = reason
             state.activity = .idle
-            return applyPendingStatus(in: &state)
+            return applyPendingStatus()
 
         case .popupSettingsTapped:
             guard state.isPopupPresented else { return [] }
+            log.append(.customPopupDismissed(.goToSettings))
             state.popup = nil
             return [.openSettings]  // FR-005
 
         case .popupCancelTapped:
             // FR-006: the query without coordinates already started behind the popup.
+            if state.isPopupPresented { log.append(.customPopupDismissed(.cancel)) }
             state.popup = nil
             return []
 
         case .scenePhaseChanged(let phase):
-            return scenePhaseChanged(to: phase, in: &state)
+            log.append(.scenePhaseChanged(phase))
+            return scenePhaseChanged(to: phase)
 
         case .statusChanged(let status):
-            return observe(status, in: &state)
+            return observe(status, announcing: true)
 
         case .retryTapped:
             guard state.hasAppeared, state.activity == .idle else { return [] }
-            return startLoad(for: state.permissionStatus, isFirstCheck: false, in: &state)
+            log.append(.retryTapped)
+            return startLoad(for: state.permissionStatus, isFirstCheck: false)
 
         case .refreshRequested:
             guard state.hasCheckedStatus, state.activity == .idle else { return [] }
-            return recheckAndLoad(in: &state)
+            log.append(.refreshRequested)
+            return recheckAndLoad()
         }
     }
 }
-
 // MARK: - State
 
 extension StartupMachine {
@@ -267,7 +316,7 @@ extension StartupMachine {
 
 // MARK: - Rules
 
-extension StartupMachine {
+extension Transition {
     /// Starts the pipeline for `status`: ask, locate, or query without coordinates.
     /// - Parameters:
     ///   - isFirstCheck: Whether this is the screen's first check, the only time iOS's alert (FR-003)
@@ -275,18 +324,17 @@ extension StartupMachine {
     ///     person who answered "Don't Allow" and retries gets no popup for that answer.
     ///   - locationServicesEnabled: False when Location Services are off for the whole phone, which
     ///     iOS reports as `.denied` (rule 7); the popup then says where to turn them on.
-    private static func startLoad(
+    private mutating func startLoad(
         for status: LocationPermissionStatus,
         isFirstCheck: Bool,
-        locationServicesEnabled: Bool = true,
-        in state: inout State
+        locationServicesEnabled: Bool = true
     ) -> [Effect] {
         let previous = state.permissionStatus
         state.permissionStatus = status
-        if let popup = state.popup, !popup.explains(status) { state.popup = nil }
+        closePopupIfItNoLongerExplainsTheStatus()
         if status != .notDetermined { state.needsAuthorizationRequest = false }
         if status.isAuthorized {
-            return startLocating(in: &state)  // FR-002
+            return startLocating()  // FR-002
         }
         state.currentLocation = nil
         if status == .notDetermined, isFirstCheck || state.needsAuthorizationRequest || previous != .notDetermined {
@@ -294,89 +342,114 @@ extension StartupMachine {
             // at once, as behind the custom popup (departure 5); the answer is handled when it comes
             // (see `answerAuthorization`). If iOS cannot show it now, it is asked for later.
             state.needsAuthorizationRequest = true
-            if canAsk(state) { return ask(in: &state) }
+            if canAsk { return ask() }
         }
         if isFirstCheck {
             // FR-004, FR-013: the popup, by cause, on the session's first check only.
-            switch status {
-            case .restricted: state.popup = .restricted
-            case .denied: state.popup = locationServicesEnabled ? .denied : .locationServicesOff
-            case .notDetermined, .authorizedWhenInUse, .authorizedAlways: break
+            let reason: PermissionPopupReason? =
+                switch status {
+                case .restricted: .restricted
+                case .denied: locationServicesEnabled ? .denied : .locationServicesOff
+                case .notDetermined, .authorizedWhenInUse, .authorizedAlways: nil
+                }
+            if let reason {
+                state.popup = reason
+                log.append(.customPopupShown(reason: reason))
             }
         }
         // Departure 5 / SC-001: the query without coordinates starts at once, behind the popup.
-        return startQuery(near: nil, in: &state)  // FR-007, FR-009
+        return startQuery(near: nil)  // FR-007, FR-009
     }
 
     /// Whether iOS can show its alert now: the app is active and no earlier alert still waits.
-    private static func canAsk(_ state: State) -> Bool {
+    private var canAsk: Bool {
         state.scenePhase == .active && !state.isAwaitingAuthorizationAnswer
     }
 
     /// iOS's alert and, behind it, the query without coordinates (FR-003, SC-001). Only after
     /// ``canAsk(_:)``.
-    private static func ask(in state: inout State) -> [Effect] {
+    private mutating func ask() -> [Effect] {
         state.needsAuthorizationRequest = false
         state.isAwaitingAuthorizationAnswer = true
-        return [.requestAuthorization] + startQuery(near: nil, in: &state)
+        return [.requestAuthorization] + startQuery(near: nil)
     }
 
     /// Asks iOS again after the status went back to `.notDetermined`, if iOS can show its alert now
     /// (the app is active) and nothing runs; otherwise the request stays due.
-    private static func askAgainIfPossible(in state: inout State) -> [Effect] {
+    private mutating func askAgainIfPossible() -> [Effect] {
         guard state.needsAuthorizationRequest, state.permissionStatus == .notDetermined else {
             state.needsAuthorizationRequest = false
             return []
         }
-        guard canAsk(state), state.activity == .idle else { return [] }
-        return ask(in: &state)
+        guard canAsk, state.activity == .idle else { return [] }
+        return ask()
     }
 
     /// Starts a step of a load. No dead Retry: a failed query's error goes as soon as any step starts,
     /// since Retry does nothing while one runs.
-    private static func begin(_ activity: Activity, in state: inout State) {
+    private mutating func begin(_ activity: Activity) {
         state.activity = activity
         state.loadFailure = nil
     }
 
-    private static func startLocating(in state: inout State) -> [Effect] {
-        begin(.locating, in: &state)
+    private mutating func startLocating() -> [Effect] {
+        begin(.locating)
         return [.requestLocation]
     }
 
     /// Re-reads the status, then loads as it says (pull to refresh, a return to the app).
-    private static func recheckAndLoad(in state: inout State) -> [Effect] {
-        begin(.checkingStatus, in: &state)
+    private mutating func recheckAndLoad() -> [Effect] {
+        begin(.checkingStatus)
         return [.checkStatus]
     }
 
     /// Starts the one query; coordinates leave the device rounded (departure 6).
-    private static func startQuery(near location: UserLocation?, in state: inout State) -> [Effect] {
+    private mutating func startQuery(near location: UserLocation?) -> [Effect] {
         let sent = location?.rounded(toDecimals: state.coordinateDecimals)
-        begin(.querying(near: sent), in: &state)
+        begin(.querying(near: sent))
         return [.fetchAnimals(near: sent)]
     }
 
     /// A status seen on the stream, on a re-check or as the request's return (FR-010, FR-011).
-    private static func observe(_ status: LocationPermissionStatus, in state: inout State) -> [Effect] {
+    /// - Parameter announcing: Whether the status is news to log (from the stream or the request's
+    ///   return, not a re-check): as the answer to iOS's alert, or as a change the machine takes in.
+    private mutating func observe(_ status: LocationPermissionStatus, announcing: Bool = false) -> [Effect] {
         guard state.hasAppeared else {
+            if announcing, status != state.permissionStatus { log.append(.permissionChanged(status)) }
             state.permissionStatus = status
             return []
         }
         if state.isAwaitingAuthorizationAnswer, status != .notDetermined {
-            return answerAuthorization(status, in: &state)
+            if announcing { log.append(.permissionAnswered(status)) }
+            return answerAuthorization(status)
         }
         guard state.activity == .idle else {
             // FR-015: never cancel or overlap the running step; apply the latest change afterwards.
-            state.pendingStatus = status == state.permissionStatus ? nil : status
+            let pending = status == state.permissionStatus ? nil : status
+            if announcing, pending != state.pendingStatus { log.append(.permissionChanged(status)) }
+            setPendingStatus(pending)
             return []
         }
-        return applyStatusChange(to: status, in: &state)
+        if announcing, status != state.permissionStatus { log.append(.permissionChanged(status)) }
+        return applyStatusChange(to: status)
+    }
+
+    /// Keeps `status` to apply when the running step ends (FR-015); nil forgets the one kept.
+    private mutating func setPendingStatus(_ status: LocationPermissionStatus?) {
+        if let status, status != state.pendingStatus { log.append(.permissionChangeDeferred(status)) }
+        state.pendingStatus = status
+    }
+
+    /// Closes the custom popup if it would no longer say what is true about the status.
+    private mutating func closePopupIfItNoLongerExplainsTheStatus() {
+        guard let popup = state.popup, !popup.explains(state.permissionStatus) else { return }
+        state.popup = nil
+        log.append(.customPopupDismissed(state.permissionStatus.isAuthorized ? .permissionGranted : .statusChanged))
     }
 
     /// The person's answer to iOS's alert, from whichever delivery came first; the other delivery
     /// then repeats the status the machine already holds (or defers) and changes nothing.
-    private static func answerAuthorization(_ status: LocationPermissionStatus, in state: inout State) -> [Effect] {
+    private mutating func answerAuthorization(_ status: LocationPermissionStatus) -> [Effect] {
         state.isAwaitingAuthorizationAnswer = false
         guard status.isAuthorized else {
             // FR-009: "Don't Allow": the listing without location is shown or on its way. FR-003 and
@@ -389,39 +462,37 @@ extension StartupMachine {
         }
         guard state.activity == .idle else {
             // FR-015: the query behind the alert completes first; then locate and query near them.
-            state.pendingStatus = status
+            setPendingStatus(status)
             return []
         }
         // FR-002, FR-011: "Allow While Using" or "Allow Once": locate, then refresh the listing nearby.
-        return applyStatusChange(to: status, in: &state)
+        return applyStatusChange(to: status)
     }
 
-    private static func applyPendingStatus(in state: inout State) -> [Effect] {
-        guard let pending = state.pendingStatus else { return askAgainIfPossible(in: &state) }
+    private mutating func applyPendingStatus() -> [Effect] {
+        guard let pending = state.pendingStatus else { return askAgainIfPossible() }
         state.pendingStatus = nil
-        return applyStatusChange(to: pending, in: &state)
+        return applyStatusChange(to: pending)
     }
 
     /// Applies a new status while nothing runs.
-    private static func applyStatusChange(to status: LocationPermissionStatus, in state: inout State) -> [Effect] {
+    private mutating func applyStatusChange(to status: LocationPermissionStatus) -> [Effect] {
         let previous = state.permissionStatus
         state.permissionStatus = status
-        if let popup = state.popup, !popup.explains(status) {
-            state.popup = nil  // it would no longer say what is true
-        }
+        closePopupIfItNoLongerExplainsTheStatus()
         if status == .notDetermined {
             if previous != .notDetermined {
                 // Rules 5 and 7: back to "not determined" in this session; ask again as on a first launch.
                 state.currentLocation = nil
                 state.needsAuthorizationRequest = true
             }
-            return state.needsAuthorizationRequest ? askAgainIfPossible(in: &state) : []
+            return state.needsAuthorizationRequest ? askAgainIfPossible() : []
         }
         state.needsAuthorizationRequest = false  // answered some other way (in Settings)
         guard status != previous else { return [] }
         if status.isAuthorized {
             // FR-011: a grant fetches a location and refreshes the listing.
-            return previous.isAuthorized ? [] : startLocating(in: &state)
+            return previous.isAuthorized ? [] : startLocating()
         }
         // Revoked or lapsed: the location is no longer ours to use; the next query goes without it.
         // No popup: the person just made this change themselves (FR-004 is the first check's).
@@ -429,7 +500,7 @@ extension StartupMachine {
         return []
     }
 
-    private static func scenePhaseChanged(to phase: AppScenePhase, in state: inout State) -> [Effect] {
+    private mutating func scenePhaseChanged(to phase: AppScenePhase) -> [Effect] {
         state.scenePhase = phase
         switch phase {
         case .background:
@@ -440,14 +511,14 @@ extension StartupMachine {
         case .active:
             // iOS goes background → inactive → active, so "returned" means "was in the background
             // since the last time it was active" (FR-011: re-check on return from Settings).
-            guard state.hasBeenInBackground else { return askAgainIfPossible(in: &state) }
+            guard state.hasBeenInBackground else { return askAgainIfPossible() }
             state.hasBeenInBackground = false
             guard state.hasAppeared else { return [] }
             let listedNearby = state.listing.map { $0.queriedNearLocation || $0.isFallbackForNothingNearby } ?? false
             if state.hasCheckedStatus, state.activity == .idle, state.permissionStatus.isAuthorized, !listedNearby {
                 // The listing had to do without the person's location (no fix, too slow, failed):
                 // try again now, as a refresh does.
-                return recheckAndLoad(in: &state)
+                return recheckAndLoad()
             }
             return [.checkStatus]
         }

@@ -36,6 +36,32 @@ import TestSupport
         }
     }
 
+    // The log says what the machine did, in order, ending with the effects it started.
+    @Test func givenDeniedFirstCheck_whenStepped_thenLogNamesTheCheckThePopupAndTheQuery() {
+        var state = State()
+        _ = StartupMachine.step(&state, .screenAppeared)
+        let step = StartupMachine.step(&state, .statusChecked(.denied, locationServicesEnabled: false))
+        expectNoDifference(step.log, [
+            .permissionChecked(.denied), .customPopupShown(reason: .locationServicesOff), .queryStarted(withLocation: false),
+        ])
+        expectNoDifference(
+            StartupMachine.step(&state, .popupCancelTapped).log, [.customPopupDismissed(.cancel)]
+        )
+    }
+
+    @Test func givenAlertAwaited_whenRequestReturnsWithoutAnswerThenStreamBringsGrantWhileQuerying_thenAnswerLoggedOnceAndDeferred() {
+        var state = State()
+        _ = StartupMachine.step(&state, .screenAppeared)
+        _ = StartupMachine.step(&state, .statusChecked(.notDetermined, locationServicesEnabled: true))
+        expectNoDifference(
+            StartupMachine.step(&state, .authorizationAnswered(.notDetermined)).log, [.permissionAnswered(.notDetermined)]
+        )
+        expectNoDifference(StartupMachine.step(&state, .statusChanged(.authorizedWhenInUse)).log, [
+            .permissionAnswered(.authorizedWhenInUse), .permissionChangeDeferred(.authorizedWhenInUse),
+        ])
+        expectNoDifference(StartupMachine.step(&state, .authorizationAnswered(.authorizedWhenInUse)).log, [])
+    }
+
     // FR-003, FR-007, SC-001: iOS's alert shows and the query without coordinates starts behind it.
     @Test func givenNotDeterminedChecked_whenStatusArrives_thenAuthorizationRequestedAndQueryWithoutCoordinatesStarted() {
         var state = State()
