@@ -52,8 +52,7 @@ public struct DeviceLogEntry: Sendable, Equatable, CustomStringConvertible {
     }
 
     static func format(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let millis = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        let millis = duration.wholeMilliseconds
         let sign = millis < 0 ? "-" : ""
         let magnitude = millis.magnitude
         let fraction = String(magnitude % 1000)

@@ -385,8 +385,8 @@ extension LocationSubsystem {
         if let anchor = reducedAnchor, now - anchor.drawnAt < configuration.reducedAccuracyRefreshInterval {
             return anchor.fix
         }
-        let distance = 1_000 + 19_000 * device.random.nextUnit()
-        let bearing = 2 * Double.pi * device.random.nextUnit()
+        let distance = 1_000 + 19_000 * device.random.unit()
+        let bearing = 2 * Double.pi * device.random.unit()
         let metresPerDegree = 111_320.0
         let latitude = min(90, max(-90, coordinate.latitude + distance * cos(bearing) / metresPerDegree))
         let scale = max(cos(coordinate.latitude * .pi / 180), 0.01)

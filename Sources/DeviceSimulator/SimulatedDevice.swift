@@ -22,7 +22,7 @@ public final class SimulatedDevice {
     let time: VirtualTime
     let scheduler = DeviceScheduler()
     /// The only source of randomness; seeded from the configuration.
-    var random: SeededRandom
+    var random: SplitMix64
 
     private(set) var phase: ScenePhase = .notRunning
     private var presentedAlert: PresentedAlert?
@@ -46,7 +46,7 @@ public final class SimulatedDevice {
     public init(configuration: DeviceConfiguration = DeviceConfiguration(), clock: some Clock<Duration>) {
         self.configuration = configuration
         self.time = VirtualTime(clock: clock, epoch: configuration.epoch)
-        self.random = SeededRandom(seed: configuration.seed)
+        self.random = SplitMix64(seed: configuration.seed)
         self.location = LocationSubsystem(configuration: configuration.location)
         location.device = self
         subsystems.append((ObjectIdentifier(LocationSubsystem.self), location))

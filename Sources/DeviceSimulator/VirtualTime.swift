@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotDomain
 
 /// The device's view of the injected clock: elapsed virtual time since the device started, a way to
 /// sleep until a moment of that time, and the matching `Date`.
@@ -15,7 +16,6 @@ struct VirtualTime: Sendable {
     }
 
     func date(at elapsed: Duration) -> Date {
-        let (seconds, attoseconds) = elapsed.components
-        return epoch.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+        epoch.addingTimeInterval(elapsed.timeInterval)
     }
 }

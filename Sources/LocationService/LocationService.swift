@@ -42,9 +42,7 @@ public actor LocationService: LocationServiceProtocol {
         /// than ``maximumCachedFixAge``, and not stamped further than that in the future either (the
         /// device clock was set back).
         public func isFresh(fixTakenAt timestamp: Date, now: Date) -> Bool {
-            let limit = Double(maximumCachedFixAge.components.seconds)
-                + Double(maximumCachedFixAge.components.attoseconds) / 1e18
-            return abs(now.timeIntervalSince(timestamp)) <= limit
+            abs(now.timeIntervalSince(timestamp)) <= maximumCachedFixAge.timeInterval
         }
 
         public init(

@@ -14,7 +14,7 @@ public enum PetStoreBenchmark {
         public var meanMatches: Double
 
         public init(durations: [Duration], matches: [Int]) {
-            let ms = durations.map { Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1e3 }.sorted()
+            let ms = durations.map(\.milliseconds).sorted()
             samples = ms.count
             medianMs = ms.isEmpty ? 0 : ms[ms.count / 2]
             p99Ms = ms.isEmpty ? 0 : ms[min(ms.count - 1, Int((Double(ms.count) * 0.99).rounded(.up)) - 1)]

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotDomain
 import PostgresNIO
 
 extension PostgresPetStore {
@@ -133,7 +134,7 @@ extension PostgresPetStore {
 
         /// Server-side limits every session of the store gets: no statement outlives the operation timeout.
         var startupParameters: [(String, String)] {
-            let milliseconds = operationTimeout.components.seconds * 1_000 + operationTimeout.components.attoseconds / 1_000_000_000_000_000
+            let milliseconds = operationTimeout.wholeMilliseconds
             return [("statement_timeout", "\(milliseconds)"), ("application_name", "petspot")]
         }
 

@@ -128,8 +128,7 @@ public final class ScenarioRun {
     }
 
     private var atMs: Int {
-        let (seconds, attoseconds) = clock.now.offset.components
-        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+        Int(clock.now.offset.wholeMilliseconds)
     }
 
     private func log(_ source: LogLine.Source, _ event: String, _ fields: [(String, LogLine.Value)] = []) {
@@ -397,7 +396,7 @@ extension ScenarioRun {
                 if let reachable = change.reachable { network.reachable = reachable }
                 if let latency = change.latencyMs { network.latency = .milliseconds(latency) }
                 log(.device, "networkChanged", [
-                    ("reachable", .bool(network.reachable)), ("latencyMs", .int(Int(Self.seconds(network.latency) * 1000))),
+                    ("reachable", .bool(network.reachable)), ("latencyMs", .int(Int(network.latency.wholeMilliseconds))),
                 ])
             }
         } catch let refused as StepRefused {
@@ -416,7 +415,7 @@ extension ScenarioRun {
         let service = LocationService(
             manager: manager,
             clock: clock,
-            now: { epoch.addingTimeInterval(Self.seconds(clock.now.offset)) }
+            now: { epoch.addingTimeInterval(clock.now.offset.timeInterval) }
         )
         let repository = SimulatedNetworkRepository(
             client: AnimalRepository(baseURL: serverURL),
@@ -560,10 +559,5 @@ extension ScenarioRun {
         } catch {
             log(.device, "settingsNotOpened", [("reason", .string(error.description))])
         }
-    }
-
-    private nonisolated static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

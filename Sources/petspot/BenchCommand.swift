@@ -105,7 +105,7 @@ struct BenchCommand: AsyncParsableCommand {
             }
             let elapsed = clock.now - start
             await server.stop()
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = elapsed.timeInterval
             let summary = PetStoreBenchmark.Summary(durations: durations, matches: [])
             report(String(
                 format: "HTTP GET /api/pets?lat&lon (%d pets, %d clients, %d requests): %.0f requests/s, median %.3f ms, p99 %.3f ms",

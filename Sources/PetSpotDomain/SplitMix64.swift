@@ -1,5 +1,6 @@
-/// SplitMix64: a tiny, fast generator with a fixed algorithm, so seeded demo data is identical on every
-/// machine and Swift version (unlike `SystemRandomNumberGenerator`).
+/// SplitMix64: a tiny, fast generator with a fixed algorithm, so seeded demo data and the simulated
+/// iPhone's draws are identical on every machine and Swift version (unlike
+/// `SystemRandomNumberGenerator`).
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 

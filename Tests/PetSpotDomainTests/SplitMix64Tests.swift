@@ -1,4 +1,4 @@
-import PetServer
+import PetSpotDomain
 import Testing
 
 @Suite struct SplitMix64Tests {
