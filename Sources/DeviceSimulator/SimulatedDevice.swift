@@ -27,9 +27,8 @@ public final class SimulatedDevice {
     private(set) var phase: ScenePhase = .notRunning
     private var presentedAlert: PresentedAlert?
     private var entries: [DeviceLogEntry] = []
-    private var logSubscribers: [Int: AsyncStream<DeviceLogEntry>.Continuation] = [:]
-    private var phaseSubscribers: [Int: AsyncStream<ScenePhase>.Continuation] = [:]
-    private var subscribersMade = 0
+    private var logSubscribers = Subscribers<DeviceLogEntry>()
+    private var phaseSubscribers = Subscribers<ScenePhase>()
     private var processingDeadline: Duration?
     private var isCatchingUp = false
     private var subsystems: [(id: ObjectIdentifier, subsystem: any DeviceSubsystem)] = []
@@ -74,26 +73,16 @@ public final class SimulatedDevice {
 
     /// Log entries from now on, for an asynchronous reader. Each call makes a new stream.
     public func logEntries() -> AsyncStream<DeviceLogEntry> {
-        let (stream, continuation) = AsyncStream<DeviceLogEntry>.makeStream()
-        subscribersMade += 1
-        let id = subscribersMade
-        logSubscribers[id] = continuation
-        continuation.onTermination = { _ in
-            Task { @MainActor [weak self] in self?.logSubscribers[id] = nil }
+        logSubscribers.subscribe { id in
+            Task { @MainActor [weak self] in self?.logSubscribers.unsubscribe(id) }
         }
-        return stream
     }
 
     /// The app's scene phase changes from now on (what SwiftUI's `scenePhase` would show).
     public func scenePhaseChanges() -> AsyncStream<ScenePhase> {
-        let (stream, continuation) = AsyncStream<ScenePhase>.makeStream()
-        subscribersMade += 1
-        let id = subscribersMade
-        phaseSubscribers[id] = continuation
-        continuation.onTermination = { _ in
-            Task { @MainActor [weak self] in self?.phaseSubscribers[id] = nil }
+        phaseSubscribers.subscribe { id in
+            Task { @MainActor [weak self] in self?.phaseSubscribers.unsubscribe(id) }
         }
-        return stream
     }
 
     /// Virtual time since the device started.
@@ -212,7 +201,7 @@ public final class SimulatedDevice {
         let entry = DeviceLogEntry(elapsed: at, date: time.date(at: at), event: event)
         entries.append(entry)
         onEvent?(entry)
-        for id in logSubscribers.keys.sorted() { logSubscribers[id]?.yield(entry) }  // in subscription order
+        logSubscribers.yield(entry)
     }
 
     /// Runs `work` after `delay` of virtual time (zero: on the next turn, never inside the caller).
@@ -282,7 +271,7 @@ public final class SimulatedDevice {
         let previous = phase
         phase = next
         record(.sceneChanged(from: previous, to: next))
-        for id in phaseSubscribers.keys.sorted() { phaseSubscribers[id]?.yield(next) }  // in subscription order
+        phaseSubscribers.yield(next)
     }
 
     private func enterBackground() {

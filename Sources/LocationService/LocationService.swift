@@ -87,7 +87,7 @@ public actor LocationService: LocationServiceProtocol {
     private var locationTimeoutTask: Task<Void, Never>?
     /// The location request whose timer may end the wait (nil when none is waiting).
     private var locationRequest: Int?
-    private var statusSubscribers: [Int: AsyncStream<LocationPermissionStatus>.Continuation] = [:]
+    private var statusSubscribers = Subscribers<LocationPermissionStatus>()
     private var lastReportedStatus: LocationPermissionStatus?
     private var eventTask: Task<Void, Never>?
     /// How many manager events have been handled; lets tests wait for a callback to be processed.
@@ -129,7 +129,7 @@ public actor LocationService: LocationServiceProtocol {
     deinit {
         commands.finish()
         eventTask?.cancel()
-        for subscriber in statusSubscribers.values { subscriber.finish() }
+        statusSubscribers.finishAll()
     }
 
     /// The status as the manager reports it now, read on the main actor where the manager lives; for
@@ -152,13 +152,9 @@ public actor LocationService: LocationServiceProtocol {
 
     public func authorizationStatusUpdates() -> AsyncStream<LocationPermissionStatus> {
         startHandlingEvents()
-        let (stream, continuation) = AsyncStream<LocationPermissionStatus>.makeStream()
-        let token = nextToken()
-        statusSubscribers[token] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeSubscriber(token) }
+        return statusSubscribers.subscribe { [weak self] id in
+            Task { await self?.removeSubscriber(id) }
         }
-        return stream
     }
 
     // MARK: - Internals shared by the request extensions
@@ -215,14 +211,13 @@ public actor LocationService: LocationServiceProtocol {
             finishLocationRequest(with: nil)
         }
         if let lastReportedStatus, lastReportedStatus != status {
-            // In subscription order, so that who hears a change first never depends on hashing.
-            for token in statusSubscribers.keys.sorted() { statusSubscribers[token]?.yield(status) }
+            statusSubscribers.yield(status)
         }
         lastReportedStatus = status
     }
 
-    private func removeSubscriber(_ token: Int) {
-        statusSubscribers[token] = nil
+    private func removeSubscriber(_ id: Int) {
+        statusSubscribers.unsubscribe(id)
     }
 }
 

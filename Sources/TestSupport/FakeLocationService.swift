@@ -11,7 +11,7 @@ public final class FakeLocationService: LocationServiceProtocol {
         var locationServicesEnabled = true
         var requestAuthorizationCallCount = 0
         var requestLocationCallCount = 0
-        var subscribers: [AsyncStream<LocationPermissionStatus>.Continuation] = []
+        var subscribers = Subscribers<LocationPermissionStatus>()
     }
 
     private let state: LockIsolated<State>
@@ -77,9 +77,10 @@ public final class FakeLocationService: LocationServiceProtocol {
     }
 
     public func authorizationStatusUpdates() async -> AsyncStream<LocationPermissionStatus> {
-        let (stream, continuation) = AsyncStream<LocationPermissionStatus>.makeStream()
-        state.withValue { $0.subscribers.append(continuation) }
-        return stream
+        let state = self.state
+        return state.withValue { value in
+            value.subscribers.subscribe { id in state.withValue { $0.subscribers.unsubscribe(id) } }
+        }
     }
 
     /// Changes the status as Settings or the system would, and tells every observer.
@@ -89,6 +90,6 @@ public final class FakeLocationService: LocationServiceProtocol {
     }
 
     private func publish(_ status: LocationPermissionStatus) {
-        for subscriber in state.value.subscribers { subscriber.yield(status) }
+        state.value.subscribers.yield(status)
     }
 }
