@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotDomain
 
 /// A 0.05° × 0.05° latitude/longitude cell. The SQLite store keeps a pet count per cell so that a nearby
 /// query counts the cells lying wholly inside the circle without reading their pets.
@@ -54,5 +55,56 @@ struct GeoCell: Hashable, Sendable {
 
     enum Position {
         case inside, outside, boundary
+    }
+}
+
+/// The cell part of an exact nearby count, shared by both stores. Fed the stored per-cell totals of the
+/// cells that each search box of the circle touches (row by row, columns ascending), it adds up the
+/// cells lying wholly inside and collects the rim: runs of neighbouring boundary cells in one row,
+/// whose pets the store then reads and checks one by one with ``contains(latitude:longitude:)``.
+struct CellTally {
+    /// Boundary cells of one row, read together (empty cells between them don't matter).
+    struct RimRun: Equatable {
+        var row: Int
+        var columns: ClosedRange<Int>
+    }
+
+    let center: GeoCoordinate
+    let radiusKm: Double
+    /// Pets of the cells wholly inside the circle.
+    private(set) var insideTotal = 0
+    private(set) var rim: [RimRun] = []
+    private var extendsRun = false
+
+    init(center: GeoCoordinate, radiusKm: Double) {
+        self.center = center
+        self.radiusKm = radiusKm
+    }
+
+    /// The cells of the next search box follow.
+    mutating func beginBox() {
+        extendsRun = false
+    }
+
+    mutating func add(_ cell: GeoCell, pets: Int) {
+        switch cell.position(fromLat: center.latitude, lon: center.longitude, radiusKm: radiusKm) {
+        case .inside:
+            insideTotal += pets
+            extendsRun = false
+        case .outside:
+            extendsRun = false
+        case .boundary:
+            if extendsRun, let last = rim.last, last.row == cell.row {
+                rim[rim.count - 1].columns = last.columns.lowerBound...cell.column
+            } else {
+                rim.append(RimRun(row: cell.row, columns: cell.column...cell.column))
+            }
+            extendsRun = true
+        }
+    }
+
+    /// Whether a pet of a rim cell lies within the radius (the exact haversine).
+    func contains(latitude: Double, longitude: Double) -> Bool {
+        GreatCircle.distanceKm(lat1: center.latitude, lon1: center.longitude, lat2: latitude, lon2: longitude) <= radiusKm
     }
 }

@@ -76,10 +76,7 @@ extension PostgresPetStore {
     /// Exact number of pets within `radiusKm`: per-cell totals for cells wholly inside, the haversine for
     /// every pet of a cell on the rim.
     func count(on connection: PostgresConnection, center: GeoCoordinate, radiusKm: Double) async throws -> Int {
-        var total = 0
-        var rimRows: [Int] = []
-        var rimFirstColumns: [Int] = []
-        var rimLastColumns: [Int] = []
+        var tally = CellTally(center: center, radiusKm: radiusKm)
         for box in SearchBox.covering(center: center, radiusKm: radiusKm) {
             let range = GeoCell.range(of: box)
             let cells = try await connection.query("""
@@ -88,29 +85,16 @@ extension PostgresPetStore {
                   AND cell_col BETWEEN \(range.columns.lowerBound) AND \(range.columns.upperBound)
                 ORDER BY cell_row, cell_col
                 """, logger: logger)
-            var extendsRun = false
+            tally.beginBox()
             for try await (row, column, pets) in cells.decode((Int, Int, Int).self) {
-                let cell = GeoCell(row: row, column: column)
-                switch cell.position(fromLat: center.latitude, lon: center.longitude, radiusKm: radiusKm) {
-                case .inside:
-                    total += pets
-                    extendsRun = false
-                case .outside:
-                    extendsRun = false
-                case .boundary:
-                    // Neighbouring rim cells of one row (empty cells between them don't matter) are read at once.
-                    if extendsRun, rimRows.last == row {
-                        rimLastColumns[rimLastColumns.count - 1] = column
-                    } else {
-                        rimRows.append(row)
-                        rimFirstColumns.append(column)
-                        rimLastColumns.append(column)
-                    }
-                    extendsRun = true
-                }
+                tally.add(GeoCell(row: row, column: column), pets: pets)
             }
         }
-        guard !rimRows.isEmpty else { return total }
+        var total = tally.insideTotal
+        guard !tally.rim.isEmpty else { return total }
+        let rimRows = tally.rim.map(\.row)
+        let rimFirstColumns = tally.rim.map(\.columns.lowerBound)
+        let rimLastColumns = tally.rim.map(\.columns.upperBound)
         let rim = try await connection.query("""
             SELECT coalesce(array_agg(pet.lat), '{}'), coalesce(array_agg(pet.lon), '{}')
             FROM unnest(\(rimRows)::integer[], \(rimFirstColumns)::integer[], \(rimLastColumns)::integer[]) AS run(cell_row, first_col, last_col)
@@ -118,8 +102,7 @@ extension PostgresPetStore {
               ON pet.cell_row = run.cell_row AND pet.cell_col BETWEEN run.first_col AND run.last_col
             """, logger: logger)
         for try await (lats, lons) in rim.decode(([Double], [Double]).self) {
-            for (lat, lon) in zip(lats, lons)
-            where GreatCircle.distanceKm(lat1: center.latitude, lon1: center.longitude, lat2: lat, lon2: lon) <= radiusKm {
+            for (lat, lon) in zip(lats, lons) where tally.contains(latitude: lat, longitude: lon) {
                 total += 1
             }
         }

@@ -34,41 +34,25 @@ extension SQLitePetStore {
             SELECT cell_row, cell_column, n FROM pet_cell
             WHERE cell_row BETWEEN ? AND ? AND cell_column BETWEEN ? AND ?
             """)
-        var total = 0
-        var rim: [(row: Int, columns: ClosedRange<Int>)] = []
+        var tally = CellTally(center: center, radiusKm: radiusKm)
         for box in SearchBox.covering(center: center, radiusKm: radiusKm) {
             let range = GeoCell.range(of: box)
             let rows = try Row.fetchCursor(cells, arguments: [
                 range.rows.lowerBound, range.rows.upperBound, range.columns.lowerBound, range.columns.upperBound,
             ])
-            var extendsRun = false
+            tally.beginBox()
             while let row = try rows.next() {
-                let cell = GeoCell(row: row[0], column: row[1])
-                switch cell.position(fromLat: center.latitude, lon: center.longitude, radiusKm: radiusKm) {
-                case .inside:
-                    total += row[2] as Int
-                    extendsRun = false
-                case .outside:
-                    extendsRun = false
-                case .boundary:
-                    // Neighbouring rim cells of one row (empty cells between them don't matter) are read at once.
-                    if extendsRun, let last = rim.last, last.row == cell.row {
-                        rim[rim.count - 1].columns = last.columns.lowerBound...cell.column
-                    } else {
-                        rim.append((cell.row, cell.column...cell.column))
-                    }
-                    extendsRun = true
-                }
+                tally.add(GeoCell(row: row[0], column: row[1]), pets: row[2])
             }
         }
         let points = try db.cachedStatement(sql: """
             SELECT lat, lon FROM pet WHERE cell_row = ? AND cell_column BETWEEN ? AND ?
             """)
-        for run in rim {
+        var total = tally.insideTotal
+        for run in tally.rim {
             let rows = try Row.fetchCursor(points, arguments: [run.row, run.columns.lowerBound, run.columns.upperBound])
             while let row = try rows.next() {
-                let distance = GreatCircle.distanceKm(lat1: center.latitude, lon1: center.longitude, lat2: row[0], lon2: row[1])
-                if distance <= radiusKm { total += 1 }
+                if tally.contains(latitude: row[0], longitude: row[1]) { total += 1 }
             }
         }
         return total
