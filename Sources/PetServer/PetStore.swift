@@ -49,3 +49,16 @@ public enum PetStoreError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension AnimalDTO {
+    /// A stored row read back as a domain animal, checked as an imported or served animal is
+    /// (``AnimalDTO/toDomain()``, the one validation of an animal's fields).
+    /// - Throws: ``PetStoreError/corruptRow(id:field:)`` naming the first field that is wrong.
+    func storedAnimal() throws(PetStoreError) -> Animal {
+        do {
+            return try toDomain()
+        } catch {
+            throw .corruptRow(id: id, field: error.field)
+        }
+    }
+}

@@ -161,17 +161,12 @@ public struct PostgresPetStore: PetStore {
     static func animal(from row: PostgresRow, distanceKm: Double?) throws -> Animal {
         let (id, name, species, breed, sex, ageMonths, description, photo, shelterName, shelterCity, lat, lon, published) =
             try row.decode((String, String, String, String, String, Int, String, String?, String, String, Double, Double, Double).self)
-        guard let species = Animal.Species(rawValue: species) else { throw PetStoreError.corruptRow(id: id, field: "species") }
-        guard let sex = Animal.Sex(rawValue: sex) else { throw PetStoreError.corruptRow(id: id, field: "sex") }
-        guard let location = try? GeoCoordinate(latitude: lat, longitude: lon) else {
-            throw PetStoreError.corruptRow(id: id, field: "location")
-        }
-        return Animal(
+        return try AnimalDTO(
             id: id, name: name, species: species, breed: breed, sex: sex, ageMonths: ageMonths,
-            description: description, photoURL: photo.flatMap(URL.init(string:)),
-            shelter: Animal.Shelter(name: shelterName, city: shelterCity), location: location,
+            description: description, photoURL: photo,
+            shelter: .init(name: shelterName, city: shelterCity), location: .init(lat: lat, lon: lon),
             publishedAt: Date(timeIntervalSince1970: published), distanceKm: distanceKm
-        )
+        ).storedAnimal()
     }
 }
 

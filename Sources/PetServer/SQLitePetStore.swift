@@ -172,25 +172,13 @@ public struct SQLitePetStore: PetStore {
     }
 
     static func animal(from row: Row, distanceKm: Double?) throws -> Animal {
-        let id: String = row["id"]
-        guard let species = Animal.Species(rawValue: row["species"]) else {
-            throw PetStoreError.corruptRow(id: id, field: "species")
-        }
-        guard let sex = Animal.Sex(rawValue: row["sex"]) else {
-            throw PetStoreError.corruptRow(id: id, field: "sex")
-        }
-        guard let location = try? GeoCoordinate(latitude: row["lat"], longitude: row["lon"]) else {
-            throw PetStoreError.corruptRow(id: id, field: "location")
-        }
-        let photo: String? = row["photo_url"]
-        return Animal(
-            id: id, name: row["name"], species: species, breed: row["breed"], sex: sex,
-            ageMonths: row["age_months"], description: row["description"],
-            photoURL: photo.flatMap(URL.init(string:)),
-            shelter: Animal.Shelter(name: row["shelter_name"], city: row["shelter_city"]),
-            location: location,
+        try AnimalDTO(
+            id: row["id"], name: row["name"], species: row["species"], breed: row["breed"], sex: row["sex"],
+            ageMonths: row["age_months"], description: row["description"], photoURL: row["photo_url"],
+            shelter: .init(name: row["shelter_name"], city: row["shelter_city"]),
+            location: .init(lat: row["lat"], lon: row["lon"]),
             publishedAt: Date(timeIntervalSince1970: row["published_at"]),
             distanceKm: distanceKm
-        )
+        ).storedAnimal()
     }
 }
