@@ -53,7 +53,7 @@ public final class AppModel {
         permissions: PermissionManager,
         startup: AnimalListViewModel,
         infoPlist: PropertyList,
-        logger: Logger = Logger(label: "permissions")
+        logger: Logger = AppModel.logger()
     ) {
         self.permissions = permissions
         self.startup = startup
@@ -183,5 +183,14 @@ extension Permission {
         case .motion: "motion"
         case .healthKit: "health"
         }
+    }
+}
+
+extension AppModel {
+    /// The app's logger for permission changes, at `level`.
+    public nonisolated static func logger(level: Logger.Level = .info) -> Logger {
+        var logger = Logger(label: "permissions")
+        logger.logLevel = level
+        return logger
     }
 }

@@ -48,7 +48,7 @@ public enum DatabaseAddress: Sendable, Equatable, CustomStringConvertible {
     /// Opens the store (creating and migrating it if needed), runs `body` with it, and closes it on
     /// every way out of `body`, a thrown error included.
     public func withStore<Result: Sendable>(
-        logger: Logger = Logger(label: "PetServer"),
+        logger: Logger = PetServerConfiguration.logger(),
         _ body: (any BulkLoadingPetStore) async throws -> Result
     ) async throws -> Result {
         switch self {

@@ -33,8 +33,13 @@ public struct PetServerConfiguration: Sendable {
 
     /// The server's logger, at ``logLevel``.
     public func makeLogger() -> Logger {
+        Self.logger(level: logLevel)
+    }
+
+    /// The server's logger (label `PetServer`), at `level`.
+    public static func logger(level: Logger.Level = .info) -> Logger {
         var logger = Logger(label: "PetServer")
-        logger.logLevel = logLevel
+        logger.logLevel = level
         return logger
     }
 }

@@ -34,7 +34,7 @@ public struct PostgresPetStore: PetStore {
     /// (which connects once its ``client`` runs).
     /// - Throws: ``PostgresPetStoreError`` saying whether the server is unreachable, refused the session,
     ///   lacks PostGIS, or the migration failed.
-    public init(migrating configuration: Configuration, logger: Logger = Logger(label: "PetServer.Postgres")) async throws {
+    public init(migrating configuration: Configuration, logger: Logger = PetServerConfiguration.logger()) async throws {
         var quiet = logger
         // postgres-nio logs query bindings (which may be someone's coordinates) below this level.
         quiet.logLevel = max(logger.logLevel, .notice)
@@ -48,7 +48,7 @@ public struct PostgresPetStore: PetStore {
     /// pool on every way out of `body`, a thrown error included.
     public static func withStore<Result: Sendable>(
         _ configuration: Configuration,
-        logger: Logger = Logger(label: "PetServer.Postgres"),
+        logger: Logger = PetServerConfiguration.logger(),
         _ body: (PostgresPetStore) async throws -> Result
     ) async throws -> Result {
         let store = try await PostgresPetStore(migrating: configuration, logger: logger)

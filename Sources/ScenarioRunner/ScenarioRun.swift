@@ -436,9 +436,9 @@ extension ScenarioRun {
             clock: clock
         )
         // The event log has every permission change; the logger speaks only of problems here.
-        var logger = Logger(label: "permissions")
-        logger.logLevel = .warning
-        let app = AppModel(permissions: permissions, startup: viewModel, infoPlist: infoPlist, logger: logger)
+        let app = AppModel(
+            permissions: permissions, startup: viewModel, infoPlist: infoPlist, logger: AppModel.logger(level: .warning)
+        )
         app.onEvent = { [weak self] event in self?.record(event) }
         self.app = app
         app.launch()
