@@ -282,40 +282,52 @@ def read_entries(doc: Path) -> list[Entry]:
 
 
 def check_evidence(root: Path, entries: list[Entry], doc_name: str) -> list[str]:
-    """Problems with the evidence the entries name."""
-    test_functions: set[str] = set()
-    test_files: set[str] = set()
+    """Problems with the evidence the entries name.
+
+    A test function counts when it is defined under Tests/ (in the file named just before it, if
+    one is: "`ATests.swift` › `givenX_whenY_thenZ`"); a scenario when its file is in the bundled
+    scenarios. A file name alone is not evidence, but it must exist.
+    """
+    functions_by_file: dict[str, set[str]] = {}
     for path in swift_files(root):
         if path.relative_to(root).parts[0] != "Tests":
             continue
-        test_files.add(path.name)
-        test_functions.update(re.findall(r"\bfunc\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(",
-                                         path.read_text(encoding="utf-8", errors="replace")))
-    scenarios = {p.name for p in (root / SCENARIO_DIR).glob("*.json")} if (root / SCENARIO_DIR).is_dir() else set()
+        names = re.findall(r"\bfunc\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(",
+                           path.read_text(encoding="utf-8", errors="replace"))
+        functions_by_file.setdefault(path.name, set()).update(names)
+    all_functions = set().union(*functions_by_file.values()) if functions_by_file else set()
+    scenario_dir = root / SCENARIO_DIR
+    scenarios = {p.name for p in scenario_dir.glob("*.json")} if scenario_dir.is_dir() else set()
 
     problems: list[str] = []
     for entry in entries:
-        names = re.findall(r"`([^`\s]+)`", entry.text)
         evidence = 0
-        for name in names:
-            if name.endswith(".json"):
-                ok = Path(name).name in scenarios
-            elif name.endswith(".swift"):
-                ok = Path(name).name in test_files or (root / name).is_file()
-                if Path(name).name in test_files:
-                    continue  # a file only says where the tests are
+        current_file: str | None = None
+        where = f"{doc_name}:{entry.line}: {canonical(entry.ident)}"
+        for name in re.findall(r"`([^`\s]+)`", entry.text):
+            if name.endswith(".swift"):
+                current_file = Path(name).name
+                if current_file not in functions_by_file and not (root / name).is_file():
+                    problems.append(f"{where} names `{name}`, which does not exist under Tests/")
+                    current_file = None
+            elif name.endswith(".json"):
+                if name in scenarios:
+                    evidence += 1
+                else:
+                    problems.append(f"{where} names scenario `{name}`, which is not in {SCENARIO_DIR}/")
             elif re.fullmatch(r"(?:rule\d+_)?given[A-Za-z0-9]*_when[A-Za-z0-9_]*", name):
-                ok = name in test_functions
-            else:
-                continue
-            if ok:
-                evidence += 1
-            else:
-                problems.append(f"{doc_name}:{entry.line}: {canonical(entry.ident)} names `{name}`, "
-                                "which does not exist")
+                if current_file in functions_by_file:
+                    found = name in functions_by_file[current_file]
+                    place = f" in {current_file}"
+                else:
+                    found = name in all_functions
+                    place = ""
+                if found:
+                    evidence += 1
+                else:
+                    problems.append(f"{where} names `{name}`, which does not exist{place}")
         if evidence == 0 and "not covered" not in entry.text.lower():
-            problems.append(f"{doc_name}:{entry.line}: {canonical(entry.ident)} names no existing test "
-                            "or scenario and does not say \"not covered\"")
+            problems.append(f"{where} names no existing test or scenario and does not say \"not covered\"")
     return problems
 
 

@@ -95,8 +95,8 @@ public enum PetImporter {
 
     private static func describe(_ error: DecodingError) -> (field: String?, message: String) {
         func path(_ codingPath: [any CodingKey], _ key: (any CodingKey)? = nil) -> String? {
-            let keys = (codingPath + (key.map { [$0] } ?? [])).map(\.stringValue)
-            return keys.isEmpty ? nil : keys.joined(separator: ".")
+            let path = JSONPath(codingPath: codingPath + (key.map { [$0] } ?? []))
+            return path.components.isEmpty ? nil : path.relativeDescription
         }
         switch error {
         case .keyNotFound(let key, let context):

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotDomain
 
 /// Why a scenario file was refused: the JSON path of the problem and what was wrong there.
 public struct ScenarioFileError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -17,19 +18,19 @@ public struct ScenarioFileError: Error, Equatable, Sendable, CustomStringConvert
 /// A position in parsed JSON that knows its path, so every error can name where it is.
 struct JSONCursor {
     let value: Any
-    let path: String
+    let path: JSONPath
 
     static func parse(_ data: Data) throws(ScenarioFileError) -> JSONCursor {
         do {
             let value = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return JSONCursor(value: value, path: "$")
+            return JSONCursor(value: value, path: .root)
         } catch {
-            throw ScenarioFileError(path: "$", message: "not valid JSON (\(error.localizedDescription))")
+            throw ScenarioFileError(path: JSONPath.root.description, message: "not valid JSON (\(error.localizedDescription))")
         }
     }
 
     func fail(_ message: String) -> ScenarioFileError {
-        ScenarioFileError(path: path, message: message)
+        ScenarioFileError(path: path.description, message: message)
     }
 
     /// The object here, refusing keys not in `known` (a misspelt key would otherwise be ignored).
@@ -37,7 +38,7 @@ struct JSONCursor {
         guard let object = value as? [String: Any] else { throw fail("expected an object, found \(kind)") }
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw ScenarioFileError(
-                path: "\(path).\(unknown)",
+                path: path.appending(unknown).description,
                 message: "unknown key; expected one of \(known.sorted().joined(separator: ", "))"
             )
         }
@@ -46,7 +47,7 @@ struct JSONCursor {
 
     func array() throws(ScenarioFileError) -> [JSONCursor] {
         guard let array = value as? [Any] else { throw fail("expected an array, found \(kind)") }
-        return array.enumerated().map { JSONCursor(value: $1, path: "\(path)[\($0)]") }
+        return array.enumerated().map { JSONCursor(value: $1, path: path.appending(index: $0)) }
     }
 
     func string() throws(ScenarioFileError) -> String {
@@ -114,12 +115,12 @@ struct JSONCursor {
 extension [String: Any] {
     /// The member `key` of the object at `cursor`, as a cursor; nil when absent.
     func member(_ key: String, of cursor: JSONCursor) -> JSONCursor? {
-        self[key].map { JSONCursor(value: $0, path: "\(cursor.path).\(key)") }
+        self[key].map { JSONCursor(value: $0, path: cursor.path.appending(key)) }
     }
 
     func required(_ key: String, of cursor: JSONCursor) throws(ScenarioFileError) -> JSONCursor {
         guard let member = member(key, of: cursor) else {
-            throw ScenarioFileError(path: "\(cursor.path).\(key)", message: "required key is missing")
+            throw ScenarioFileError(path: cursor.path.appending(key).description, message: "required key is missing")
         }
         return member
     }

@@ -8,7 +8,7 @@ extension Scenario {
         let object = try root.object(known: ["name", "device", "network", "steps"])
         let name = try object.required("name", of: root).string()
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw ScenarioFileError(path: "$.name", message: "must not be empty")
+            throw ScenarioFileError(path: JSONPath.root.appending("name").description, message: "must not be empty")
         }
         let device = try object.member("device", of: root).map(Device.parse) ?? Device()
         let network = try object.member("network", of: root).map(Network.parse) ?? Network()
@@ -18,7 +18,7 @@ extension Scenario {
             let step = try Step.parse(cursor)
             if let previous = steps.last, step.atMs < previous.atMs {
                 throw ScenarioFileError(
-                    path: "\(cursor.path).atMs",
+                    path: cursor.path.appending("atMs").description,
                     message: "steps must be in time order: \(step.atMs) comes after \(previous.atMs)"
                 )
             }

@@ -143,7 +143,7 @@ public struct ScenarioRunError: Error, Sendable, Equatable, CustomStringConverti
     public var message: String
 
     public var description: String {
-        "$.steps[\(stepIndex)] (\(step.action.name) at \(step.atMs) ms): \(message)"
+        "\(JSONPath.root.appending("steps").appending(index: stepIndex)) (\(step.action.name) at \(step.atMs) ms): \(message)"
     }
 }
 
