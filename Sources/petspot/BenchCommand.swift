@@ -85,31 +85,24 @@ struct BenchCommand: AsyncParsableCommand {
             configuration.httpMaximumConnectionsPerHost = concurrency
             let session = URLSession(configuration: configuration)
             let repository = AnimalRepository(configuration: .init(baseURL: server.baseURL), session: session)
-            let locations = try PetStoreBenchmark.centers(count: 500).map { try UserLocation(latitude: $0.latitude, longitude: $0.longitude) }
-            let workers = max(1, concurrency)
-            let perWorker = max(1, requests / workers)
-            let clock = ContinuousClock()
-            let start = clock.now
-            let durations = try await withThrowingTaskGroup(of: [Duration].self) { group in
-                for worker in 0..<workers {
-                    group.addTask {
-                        var local: [Duration] = []
-                        for index in 0..<perWorker {
-                            let location = locations[(worker * perWorker + index) % locations.count]
-                            local.append(try await clock.measure { _ = try await repository.fetchAnimals(near: location) })
-                        }
-                        return local
-                    }
-                }
-                return try await group.reduce(into: []) { $0 += $1 }
+            // Rounded as the app sends them (departure 6).
+            let locations = try PetStoreBenchmark.centers(count: 500).map {
+                try UserLocation(latitude: $0.latitude, longitude: $0.longitude).rounded(toDecimals: 2)
             }
-            let elapsed = clock.now - start
+            let load: LoadLoop.Result
+            do {
+                load = try await LoadLoop.run(requests: requests, clients: concurrency) { index in
+                    _ = try await repository.fetchAnimals(near: locations[index % locations.count])
+                }
+            } catch {
+                await server.stop()
+                throw error
+            }
             await server.stop()
-            let seconds = elapsed.timeInterval
-            let summary = PetStoreBenchmark.Summary(durations: durations, matches: [])
+            let summary = PetStoreBenchmark.Summary(durations: load.durations, matches: [])
             report(String(
                 format: "HTTP GET /api/pets?lat&lon (%d pets, %d clients, %d requests): %.0f requests/s, median %.3f ms, p99 %.3f ms",
-                httpPets, workers, durations.count, Double(durations.count) / seconds, summary.medianMs, summary.p99Ms
+                httpPets, concurrency, load.durations.count, load.requestsPerSecond, summary.medianMs, summary.p99Ms
             ))
         }
     }

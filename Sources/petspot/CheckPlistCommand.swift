@@ -39,8 +39,7 @@ struct CheckPlistCommand: ParsableCommand {
             infoPlist = try PropertyList(contentsOf: URL(fileURLWithPath: path))
             entitlementsList = try entitlements.map { try PropertyList(contentsOf: URL(fileURLWithPath: $0)) }
         } catch {
-            FileHandle.standardError.write(Data("check-plist: \(error)\n".utf8))
-            throw ExitCode(2)
+            throw CommandError("check-plist: \(error)", exitCode: 2)
         }
         let report = PlistRequirementsChecker().check(infoPlist: infoPlist, entitlements: entitlementsList, scopes: scopes)
         print("Info.plist: \(path) (\(infoPlist.format.rawValue))")

@@ -24,7 +24,7 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         let files = BundledScenarios.files.filter { only.map($0.lastPathComponent.contains) ?? true }
         guard !files.isEmpty else {
-            ScenarioFile.fail(only.map { "no bundled scenario matches \"\($0)\"" } ?? "no bundled scenarios found")
+            throw CommandError(only.map { "no bundled scenario matches \"\($0)\"" } ?? "no bundled scenarios found", exitCode: 2)
         }
         let scenarios = try files.map { try ScenarioFile.load($0.path) }
         let outcomes = try await ScenarioHost.run(scenarios, serverURL: server.flatMap(URL.init(string:)))
@@ -35,7 +35,7 @@ struct DemoCommand: AsyncParsableCommand {
         let labels = files.map { $0.deletingPathExtension().lastPathComponent }
         print(Storyboard.table(Array(zip(labels, outcomes))))
         if let failed = zip(scenarios, outcomes).first(where: { $0.1.failure != nil }) {
-            ScenarioFile.fail("\(failed.0.name): \(failed.1.failure.map(String.init(describing:)) ?? "")")
+            throw CommandError("\(failed.0.name): \(failed.1.failure.map(String.init(describing:)) ?? "")", exitCode: 2)
         }
     }
 }

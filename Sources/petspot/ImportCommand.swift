@@ -21,7 +21,7 @@ struct ImportCommand: AsyncParsableCommand {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
-            throw PetDataCommandError("cannot read \(file): \(error.localizedDescription)")
+            throw CommandError("cannot read \(file): \(error.localizedDescription)")
         }
         do {
             let animals = try PetImporter.parse(data)
@@ -29,16 +29,7 @@ struct ImportCommand: AsyncParsableCommand {
             let imported = try await address.withStore { try await PetImporter.importPets(animals, into: $0) }
             print("imported \(imported) pets into \(address)")
         } catch let error as PetImportError {
-            throw PetDataCommandError("\(file): \(error); nothing was imported")
+            throw CommandError("\(file): \(error); nothing was imported")
         }
-    }
-}
-
-/// A failure of `seed` or `import`: printed as "Error: …" with a non-zero exit status.
-struct PetDataCommandError: Error, CustomStringConvertible {
-    var description: String
-
-    init(_ description: String) {
-        self.description = description
     }
 }

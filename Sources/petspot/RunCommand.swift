@@ -41,30 +41,24 @@ struct RunCommand: AsyncParsableCommand {
         guard let outcome = try await ScenarioHost.run([parsed], serverURL: serverURL).first else { return }
         for line in outcome.lines { print(json ? line.jsonLine : line.textLine) }
         if let failure = outcome.failure {
-            ScenarioFile.fail("\(scenario): \(failure)")
+            throw CommandError("\(scenario): \(failure)", exitCode: 2)
         }
     }
 }
 
 /// Reading scenario files, with errors that say which file and where in it.
 enum ScenarioFile {
-    static func load(_ path: String) throws -> Scenario {
+    static func load(_ path: String) throws(CommandError) -> Scenario {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            fail("cannot read scenario file \(path): \(error.localizedDescription)")
+            throw CommandError("cannot read scenario file \(path): \(error.localizedDescription)", exitCode: 2)
         }
         do {
             return try Scenario.parse(data)
         } catch {
-            fail("\(path): \(error)")
+            throw CommandError("\(path): \(error)", exitCode: 2)
         }
-    }
-
-    /// Prints `message` to standard error and exits with status 2.
-    static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
-        Foundation.exit(2)
     }
 }
