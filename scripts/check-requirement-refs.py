@@ -378,7 +378,7 @@ def run(root: Path, doc_name: str, list_all: bool, evidence: bool) -> int:
         if malformed:
             parts.append(f"{len(malformed)} malformed citation(s)")
         if problems:
-            parts.append(f"{len(problems)} entr{'y' if len(problems) == 1 else 'ies'} without evidence")
+            parts.append(f"{len(problems)} problem(s) with the evidence {doc_name} names")
         print(f"check-requirement-refs: FAILED: {'; '.join(parts)} "
               f"({len(citations)} citations in {len(files)} Swift files checked)")
         return 1
@@ -454,11 +454,14 @@ def self_test() -> int:
         evidence = make_repo(Path(tmp) / "evidence", "// rule 5\n",
                              "- **Rule 5** `rule05_givenAllowOnce_whenAway_thenLapses`\n"
                              "- **Rule 6** `givenGone_whenRun_thenMissing`\n"
-                             "- **Rule 7** not covered\n- **Rule 8** nothing\n")
+                             "- **Rule 7** not covered\n- **Rule 8** nothing\n"
+                             "- **Rule 9** `ATests.swift` › `rule05_givenAllowOnce_whenAway_thenLapses`\n"
+                             "- **Rule 10** `BTests.swift` › `rule05_givenAllowOnce_whenAway_thenLapses`\n")
         check("givenEntriesNamingMissingTests_whenEvidenceChecked_thenEachIsReported", evidence, 1,
               ["docs/requirements.md:2: Rule 6 names `givenGone_whenRun_thenMissing`, which does not exist",
-               "docs/requirements.md:4: Rule 8 names no existing test"],
-              absent=["Rule 5 names", "Rule 7 names"], extra=["--check-evidence"])
+               "docs/requirements.md:4: Rule 8 names no existing test",
+               "docs/requirements.md:6: Rule 10 names `BTests.swift`, which does not exist under Tests/"],
+              absent=["Rule 5 names", "Rule 7 names", "Rule 9 names"], extra=["--check-evidence"])
 
         check("givenNoRequirementsFile_whenChecked_thenExit2", Path(tmp) / "nowhere", 2,
               ["check-requirement-refs: no such folder"])

@@ -4,7 +4,7 @@ import LocationService
 import PetSpotDomain
 
 /// Location Services, the app's location permission, the GPS and the app's location managers
-/// (rules 1–18 of `IOS_SEMANTICS.md`). Settings and the permission record outlive the app's process;
+/// (rules 1–18 in docs/requirements.md). Settings and the permission record outlive the app's process;
 /// managers and outstanding requests do not.
 @MainActor
 final class LocationSubsystem: DeviceSubsystem {

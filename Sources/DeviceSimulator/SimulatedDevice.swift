@@ -2,9 +2,9 @@ import Foundation
 import LocationService
 import PetSpotDomain
 
-/// A simulated iPhone with the app installed, following the iOS behaviour written down in
-/// `IOS_SEMANTICS.md`. A scenario driver (or a test) plays the person: it launches the app, taps alert
-/// buttons, changes Settings, moves the phone and advances the injected clock.
+/// A simulated iPhone with the app installed, following the iOS behaviour written down as the
+/// numbered rules of docs/requirements.md. A scenario driver (or a test) plays the person: it launches
+/// the app, taps alert buttons, changes Settings, moves the phone and advances the injected clock.
 ///
 /// The device state shared by every permission simulation lives here: the app's scene phase, its
 /// Info.plist keys, the system alert on screen, the timed-work scheduler and the event log. Each

@@ -27,7 +27,7 @@ public actor LocationService: LocationServiceProtocol {
         /// again ("Keep Only While Using" sends no callback, and an alert dismissed by a trip to the
         /// background never answers; a real answer is reported at once).
         public var settleDelay: Duration
-        /// How long `requestLocation()` waits for a fix (the seeds' 5 s).
+        /// How long `requestLocation()` waits for a fix (the startup-screen specification's 5 s).
         public var locationTimeout: Duration
         /// How old a fix may be and still count as the current location, whether it is the manager's
         /// cached `location` or a fix a request delivers (iOS may answer a request with an old one,

@@ -1,6 +1,6 @@
 /// Accessibility identifiers of the startup screen (`startup.{element}`), for UI and E2E tests.
 public enum AccessibilityIdentifiers {
-    /// The custom denied/restricted popup and its parts (seed 002).
+    /// The custom denied/restricted popup and its parts (FR-004, FR-005, FR-006).
     public enum PermissionPopup {
         public static let popup = "startup.permissionPopup"
         public static let goToSettings = "startup.permissionPopup.goToSettings"

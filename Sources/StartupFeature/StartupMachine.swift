@@ -15,7 +15,7 @@ import PetSpotDomain
 ///
 /// Nobody waits for a permission answer before seeing pets (SC-001, FR-007). For denied/restricted
 /// the query without coordinates runs behind the custom popup (departure 5); for a person never
-/// asked it runs behind iOS's own alert (FR-003), so the listing shows at once even when no answer
+/// asked it runs behind iOS's own alert (FR-003, departure 7), so the listing shows at once even when no answer
 /// ever comes (missing Info.plist key, or the person leaves the alert up). The answer arrives twice,
 /// in either order — the request's return and the status stream — and only the first delivery of a
 /// real answer counts (``State/isAwaitingAuthorizationAnswer``): "Allow" locates and queries again
@@ -339,8 +339,8 @@ extension Transition {
         state.currentLocation = nil
         if status == .notDetermined, isFirstCheck || state.needsAuthorizationRequest || previous != .notDetermined {
             // FR-003: iOS's alert shows. SC-001/FR-007: the query without coordinates starts behind it
-            // at once, as behind the custom popup (departure 5); the answer is handled when it comes
-            // (see `answerAuthorization`). If iOS cannot show it now, it is asked for later.
+            // at once (departure 7), as behind the custom popup (departure 5); the answer is handled
+            // when it comes (see `answerAuthorization`). If iOS cannot show it now, it is asked later.
             state.needsAuthorizationRequest = true
             if canAsk { return ask() }
         }

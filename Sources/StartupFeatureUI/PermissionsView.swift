@@ -2,7 +2,7 @@
     import Permissions
     import SwiftUI
 
-    /// The permissions screen (seed 004): a card per permission with its state, Allow or Settings,
+    /// The permissions screen (PG-FR-001…, docs/requirements.md): a card per permission with its state, Allow or Settings,
     /// "Learn more", and Done, which calls the completion callback. Everything shown comes from
     /// ``PermissionsScreenModel``; every tap goes to it.
     public struct PermissionsView: View {

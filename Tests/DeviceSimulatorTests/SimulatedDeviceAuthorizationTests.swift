@@ -5,7 +5,7 @@ import LocationService
 import PetSpotDomain
 import Testing
 
-/// Rules 1–8 of IOS_SEMANTICS.md: authorization callbacks, the When-In-Use alert, Allow Once,
+/// Rules 1–8 (docs/requirements.md): authorization callbacks, the When-In-Use alert, Allow Once,
 /// the Always upgrade, Location Services and restriction.
 @Suite(.timeLimit(.minutes(1))) @MainActor struct SimulatedDeviceAuthorizationTests {
 

@@ -5,7 +5,7 @@ import LocationService
 import PetSpotDomain
 import Testing
 
-/// Rules 10, 28 and 29 of IOS_SEMANTICS.md, the driver-facing errors, and replay determinism.
+/// Rules 10, 28 and 29 (docs/requirements.md), the driver-facing errors, and replay determinism.
 @Suite(.timeLimit(.minutes(1))) @MainActor struct SimulatedDeviceLifecycleTests {
     @Test func rule10_givenDeniedApp_whenPersonAllowsInSettingsAndReturns_thenAppNotKilledAndCallbackBeforeActive() async throws {
         let harness = DeviceHarness { $0.location.authorization = .denied }

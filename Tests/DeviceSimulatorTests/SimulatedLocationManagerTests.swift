@@ -5,7 +5,7 @@ import LocationService
 import PetSpotDomain
 import Testing
 
-/// Rules 2, 9, 11, 13–18 of IOS_SEMANTICS.md: the manager's callbacks, accuracy and `requestLocation()`.
+/// Rules 2, 9, 11, 13–18 (docs/requirements.md): the manager's callbacks, accuracy and `requestLocation()`.
 @Suite(.timeLimit(.minutes(1))) @MainActor struct SimulatedLocationManagerTests {
     private static let authorized: (inout DeviceConfiguration) -> Void = {
         $0.location.authorization = .authorizedWhenInUse

@@ -4,7 +4,7 @@ import PetSpotDomain
 import Permissions
 import Testing
 
-/// The permission manager inside the app on the simulated iPhone, which follows IOS_SEMANTICS.md.
+/// The permission manager inside the app on the simulated iPhone, which follows the iOS rules of docs/requirements.md.
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct PermissionManagerDeviceTests {

@@ -3,7 +3,7 @@ import StartupFeature
 import Testing
 
 @Suite struct AccessibilityIdentifiersTests {
-    // FR-004, FR-005, FR-006: the popup and its buttons carry the identifiers of seed 002.
+    // FR-004, FR-005, FR-006: the popup and its buttons carry the identifiers the specification gives.
     @Test func givenPopupIdentifiers_whenRead_thenTheyAreTheSeedsOnes() {
         #expect(AccessibilityIdentifiers.PermissionPopup.popup == "startup.permissionPopup")
         #expect(AccessibilityIdentifiers.PermissionPopup.goToSettings == "startup.permissionPopup.goToSettings")

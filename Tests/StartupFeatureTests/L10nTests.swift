@@ -4,7 +4,7 @@ import Testing
 
 /// The strings table resolves on this platform (Linux included), key by key.
 @Suite struct L10nTests {
-    // FR-004, FR-005, FR-006: the popup's texts, as seed 000 gives them.
+    // FR-004, FR-005, FR-006: the popup's texts, as the specification gives them.
     @Test func givenPopupKeys_whenResolved_thenEachIsItsEnglishText() {
         #expect(L10n.Location.Permission.Popup.title == "Location Access Needed")
         #expect(L10n.Location.Permission.Popup.message == "Enable location access in Settings to see nearby pets.")
