@@ -25,9 +25,9 @@ public struct PostgresPetStore: PetStore {
     /// The schema-qualified table of pets.
     var table: String { "\"\(configuration.schema)\".pet" }
     /// The schema-qualified table of pets per ``GeoCell``.
-    var cellTable: String { "\"\(configuration.schema)\".pet_cell" }
+    private var cellTable: String { "\"\(configuration.schema)\".pet_cell" }
 
-    static let columns =
+    private static let columns =
         "id, name, species, breed, sex, age_months, description, photo_url, shelter_name, shelter_city, lat, lon, published_at"
 
     /// Connects once to check the server and PostGIS, creates or upgrades the table, and prepares the pool
@@ -158,7 +158,7 @@ public struct PostgresPetStore: PetStore {
     }
 
     /// Reads an animal from a row of ``columns`` (in that order).
-    static func animal(from row: PostgresRow, distanceKm: Double?) throws -> Animal {
+    private static func animal(from row: PostgresRow, distanceKm: Double?) throws -> Animal {
         let (id, name, species, breed, sex, ageMonths, description, photo, shelterName, shelterCity, lat, lon, published) =
             try row.decode((String, String, String, String, String, Int, String, String?, String, String, Double, Double, Double).self)
         return try AnimalDTO(
@@ -176,5 +176,261 @@ private actor LeaseSignal {
 
     func markLeased() {
         isLeased = true
+    }
+}
+
+// MARK: - Insert
+
+extension PostgresPetStore {
+    /// Rows sent per INSERT statement (as arrays, unpacked with `unnest`).
+    private static let batchSize = 5_000
+    /// Loads at least this large are followed by `ANALYZE`.
+    private static let analyzeAfter = 10_000
+
+    public func insert(_ animals: [Animal]) async throws {
+        try await insert(streaming: animals, skippingExistingIDs: false)
+    }
+
+    /// Inserts a long sequence (for instance generated demo animals) in one transaction, in batches, without
+    /// holding it all in memory. Same all-or-nothing rule as ``insert(_:)``.
+    /// With `skippingExistingIDs`, animals whose id is already stored (or repeats) are left out.
+    /// - Returns: how many animals were added.
+    @discardableResult
+    public func insert<Animals: Sequence & Sendable>(
+        streaming animals: Animals, skippingExistingIDs: Bool = false
+    ) async throws -> Int where Animals.Element == Animal {
+        let added = try await withConnection(timeoutAfterLease: false) { connection in
+            try await Self.transaction(on: connection, logger: logger) {
+                var added = 0
+                var start = 0
+                var batch: [Animal] = []
+                batch.reserveCapacity(Self.batchSize)
+                for animal in animals {
+                    batch.append(animal)
+                    if batch.count == Self.batchSize {
+                        added += try await insertBatch(batch, startingAt: start, skippingExistingIDs: skippingExistingIDs, on: connection)
+                        start += batch.count
+                        batch.removeAll(keepingCapacity: true)
+                    }
+                }
+                if !batch.isEmpty {
+                    added += try await insertBatch(batch, startingAt: start, skippingExistingIDs: skippingExistingIDs, on: connection)
+                }
+                return added
+            }
+        }
+        if added >= Self.analyzeAfter {
+            // Fresh statistics right after a bulk load, so the planner picks the location index at once.
+            try await withConnection(timeoutAfterLease: false) { connection in
+                _ = try await connection.query("ANALYZE \(unescaped: table)", logger: logger)
+            }
+        }
+        return added
+    }
+
+    private func insertBatch(
+        _ batch: [Animal], startingAt start: Int, skippingExistingIDs: Bool, on connection: PostgresConnection
+    ) async throws -> Int {
+        let ids = batch.map(\.id)
+        if !skippingExistingIDs, let index = try await firstTakenID(ids, on: connection) {
+            throw PetStoreError.duplicateID(index: start + index, id: ids[index])
+        }
+        let photos = batch.map { $0.photoURL?.absoluteString ?? "" }
+        let hasPhoto = batch.map { $0.photoURL != nil }
+        let query: PostgresQuery = """
+            WITH added AS (
+                INSERT INTO \(unescaped: table) (\(unescaped: Self.columns))
+                SELECT id, name, species, breed, sex, age_months, description, CASE WHEN has_photo THEN photo_url END,
+                       shelter_name, shelter_city, lat, lon, published_at
+                FROM unnest(\(ids)::text[], \(batch.map(\.name))::text[], \(batch.map(\.species.rawValue))::text[],
+                            \(batch.map(\.breed))::text[], \(batch.map(\.sex.rawValue))::text[], \(batch.map(\.ageMonths))::int8[],
+                            \(batch.map(\.description))::text[], \(photos)::text[], \(hasPhoto)::bool[],
+                            \(batch.map(\.shelter.name))::text[], \(batch.map(\.shelter.city))::text[],
+                            \(batch.map(\.location.latitude))::float8[], \(batch.map(\.location.longitude))::float8[],
+                            \(batch.map(\.publishedAt.timeIntervalSince1970))::float8[])
+                    AS input(id, name, species, breed, sex, age_months, description, photo_url, has_photo,
+                             shelter_name, shelter_city, lat, lon, published_at)
+                \(unescaped: skippingExistingIDs ? "ON CONFLICT (id) DO NOTHING" : "")
+                RETURNING cell_row, cell_col),
+            counted AS (
+                INSERT INTO \(unescaped: cellTable) (cell_row, cell_col, pets)
+                SELECT cell_row, cell_col, count(*) FROM added GROUP BY cell_row, cell_col ORDER BY cell_row, cell_col
+                ON CONFLICT (cell_row, cell_col) DO UPDATE SET pets = \(unescaped: cellTable).pets + excluded.pets)
+            SELECT count(*) FROM added
+            """
+        do {
+            for try await added in try await connection.query(query, logger: logger).decode(Int.self) { return added }
+            return 0
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+            // Another writer stored one of these ids since the check above; the server names it.
+            let detail = error.serverInfo?[.detail] ?? ""
+            let index = ids.indices.first { detail.contains("=(\(ids[$0]))") } ?? 0
+            throw PetStoreError.duplicateID(index: start + index, id: ids[index])
+        }
+    }
+
+    /// Rewrites the table in the order of the location index, so that pets near each other share disk
+    /// pages and a nearby query reads a few hundred pages instead of one per pet. A one-off step for an
+    /// operator after a large import: it locks the table against reads while it runs, and later inserts
+    /// are not kept in that order.
+    public func clusterByLocation() async throws {
+        try await withConnection(timeoutAfterLease: false) { connection in
+            try await connection.query("CLUSTER \(unescaped: table) USING pet_location", logger: logger)
+            try await connection.query("ANALYZE \(unescaped: table)", logger: logger)
+        }
+    }
+
+    /// The first position in `ids` whose id is stored already or repeats an earlier one of `ids`.
+    private func firstTakenID(_ ids: [String], on connection: PostgresConnection) async throws -> Int? {
+        var seen = Set<String>()
+        let repeated = ids.indices.first { !seen.insert(ids[$0]).inserted }
+        var stored = Set<String>()
+        for try await id in try await connection.query(
+            "SELECT id FROM \(unescaped: table) WHERE id = ANY(\(ids))", logger: logger
+        ).decode(String.self) {
+            stored.insert(id)
+        }
+        let taken = ids.indices.first { stored.contains(ids[$0]) }
+        return [repeated, taken].compactMap { $0 }.min()
+    }
+}
+
+// MARK: - Nearby
+
+extension PostgresPetStore {
+    /// How far PostGIS's sphere distance (radius 6371008.7714 m) may stray from ``GreatCircle``'s
+    /// haversine (radius 6371008.8 m): about 5e-9 of the distance plus rounding; the slack is far wider.
+    private static let relativeSlack = 1e-6
+    private static let absoluteSlackMeters = 0.001
+
+    /// Nearest first within the radius, ties by id, with the count of all matches.
+    ///
+    /// 1. Count: as in ``SQLitePetStore``, the per-cell totals of the ``GeoCell``s wholly inside the circle
+    ///    are added up; the pets of cells on its rim are checked one by one with the haversine.
+    /// 2. Page: the index orders candidates with the KNN operator `<->`; enough of the nearest are read
+    ///    to be sure that no unread one can rank within the page, then ranked by (haversine, id).
+    private func nearby(on connection: PostgresConnection, center: GeoCoordinate, query: PetQuery) async throws -> PetPage {
+        let radiusKm = query.radiusKm
+        let outer = radiusKm * 1000 * (1 + Self.relativeSlack) + Self.absoluteSlackMeters
+        func haversine(_ lat: Double, _ lon: Double) -> Double {
+            GreatCircle.distanceKm(lat1: center.latitude, lon1: center.longitude, lat2: lat, lon2: lon)
+        }
+
+        let total = try await count(on: connection, center: center, radiusKm: radiusKm)
+        guard query.offset < total, query.limit > 0 else { return PetPage(animals: [], totalCount: total) }
+        let (end, overflow) = query.offset.addingReportingOverflow(query.limit)
+        let needed = overflow ? total : min(total, end)
+
+        var ranked: [(id: String, distanceKm: Double)] = []
+        var fetch = needed + 32
+        while true {
+            let rows = try await connection.query("""
+                SELECT id, lat, lon, location <-> ST_SetSRID(ST_MakePoint(\(center.longitude), \(center.latitude)), 4326)::geography
+                FROM \(unescaped: table)
+                WHERE ST_DWithin(location, ST_SetSRID(ST_MakePoint(\(center.longitude), \(center.latitude)), 4326)::geography,
+                                 \(outer), false)
+                ORDER BY location <-> ST_SetSRID(ST_MakePoint(\(center.longitude), \(center.latitude)), 4326)::geography
+                LIMIT \(fetch)
+                """, logger: logger)
+            ranked = []
+            var read = 0
+            var farthestRead = 0.0
+            for try await (id, lat, lon, sphereMeters) in rows.decode((String, Double, Double, Double).self) {
+                read += 1
+                farthestRead = sphereMeters
+                let distance = haversine(lat, lon)
+                if distance <= radiusKm { ranked.append((id, distance)) }
+            }
+            ranked.sort { ($0.distanceKm, $0.id) < ($1.distanceKm, $1.id) }
+            if read < fetch { break }
+            // Every unread point is at least this far by the haversine.
+            let unreadAtLeastKm = (farthestRead * (1 - Self.relativeSlack) - Self.absoluteSlackMeters) / 1000
+            if ranked.count >= needed, ranked[needed - 1].distanceKm < unreadAtLeastKm { break }
+            fetch *= 4
+        }
+
+        let window = ranked[min(query.offset, ranked.count)..<min(needed, ranked.count)]
+        let ids = window.map(\.id)
+        let rows = try await connection.query(
+            "SELECT \(unescaped: Self.columns) FROM \(unescaped: table) WHERE id = ANY(\(ids))", logger: logger
+        )
+        var animals: [String: Animal] = [:]
+        for try await row in rows {
+            let animal = try Self.animal(from: row, distanceKm: nil)
+            animals[animal.id] = animal
+        }
+        let page = window.compactMap { entry -> Animal? in
+            guard var animal = animals[entry.id] else { return nil }
+            animal.distanceKm = entry.distanceKm
+            return animal
+        }
+        return PetPage(animals: page, totalCount: total)
+    }
+
+    /// Exact number of pets within `radiusKm`: per-cell totals for cells wholly inside, the haversine for
+    /// every pet of a cell on the rim.
+    private func count(on connection: PostgresConnection, center: GeoCoordinate, radiusKm: Double) async throws -> Int {
+        var tally = CellTally(center: center, radiusKm: radiusKm)
+        for box in SearchBox.covering(center: center, radiusKm: radiusKm) {
+            let range = GeoCell.range(of: box)
+            let cells = try await connection.query("""
+                SELECT cell_row, cell_col, pets FROM \(unescaped: cellTable)
+                WHERE cell_row BETWEEN \(range.rows.lowerBound) AND \(range.rows.upperBound)
+                  AND cell_col BETWEEN \(range.columns.lowerBound) AND \(range.columns.upperBound)
+                ORDER BY cell_row, cell_col
+                """, logger: logger)
+            tally.beginBox()
+            for try await (row, column, pets) in cells.decode((Int, Int, Int).self) {
+                tally.add(GeoCell(row: row, column: column), pets: pets)
+            }
+        }
+        var total = tally.insideTotal
+        guard !tally.rim.isEmpty else { return total }
+        let rimRows = tally.rim.map(\.row)
+        let rimFirstColumns = tally.rim.map(\.columns.lowerBound)
+        let rimLastColumns = tally.rim.map(\.columns.upperBound)
+        let rim = try await connection.query("""
+            SELECT coalesce(array_agg(pet.lat), '{}'), coalesce(array_agg(pet.lon), '{}')
+            FROM unnest(\(rimRows)::integer[], \(rimFirstColumns)::integer[], \(rimLastColumns)::integer[]) AS run(cell_row, first_col, last_col)
+            JOIN \(unescaped: table) AS pet
+              ON pet.cell_row = run.cell_row AND pet.cell_col BETWEEN run.first_col AND run.last_col
+            """, logger: logger)
+        for try await (lats, lons) in rim.decode(([Double], [Double]).self) {
+            for (lat, lon) in zip(lats, lons) where tally.contains(latitude: lat, longitude: lon) {
+                total += 1
+            }
+        }
+        return total
+    }
+}
+
+// MARK: - Benchmark
+
+extension PetStoreBenchmark {
+    /// The same queries on PostgreSQL answered without the index: every row's coordinates are read and
+    /// checked with the haversine, as ``fullScan(store:centers:radiusKm:)`` does on SQLite.
+    public static func fullScan(store: PostgresPetStore, centers: [GeoCoordinate], radiusKm: Double = 50) async throws -> Summary {
+        let clock = ContinuousClock()
+        var durations: [Duration] = []
+        var matches: [Int] = []
+        for center in centers {
+            var total = 0
+            durations.append(try await clock.measure {
+                total = try await store.withConnection(timeoutAfterLease: false) { connection in
+                    var ranking = NearbyRanking<Int>(radiusKm: radiusKm)
+                    var index = 0
+                    let rows = try await connection.query("SELECT lat, lon FROM \(unescaped: store.table)", logger: store.logger)
+                    for try await (lat, lon) in rows.decode((Double, Double).self) {
+                        ranking.consider(key: index, distanceKm: GreatCircle.distanceKm(
+                            lat1: center.latitude, lon1: center.longitude, lat2: lat, lon2: lon))
+                        index += 1
+                    }
+                    _ = ranking.leading(20)
+                    return ranking.matches.count
+                }
+            })
+            matches.append(total)
+        }
+        return Summary(durations: durations, matches: matches)
     }
 }
