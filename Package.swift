@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "DeviceInterfaces", dependencies: ["PetSpotDomain"], swiftSettings: swiftSettings),
         .target(
             name: "LocationService",
-            dependencies: ["PetSpotDomain", "DeviceInterfaces", concurrencyExtras],
+            dependencies: ["PetSpotDomain", "DeviceInterfaces"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -70,7 +70,7 @@ let package = Package(
         ),
         .target(
             name: "AppFeature",
-            dependencies: ["StartupFeature", "Permissions", "LocationService", "PetSpotDomain", logging],
+            dependencies: ["StartupFeature", "Permissions", "LocationService", "DeviceInterfaces", "PetSpotDomain", logging],
             swiftSettings: swiftSettings
         ),
         .target(name: "PetAPI", dependencies: ["PetSpotDomain"], swiftSettings: swiftSettings),
@@ -99,15 +99,15 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["PetSpotDomain", "LocationService", concurrencyExtras],
+            dependencies: ["PetSpotDomain", "DeviceInterfaces", "LocationService", concurrencyExtras],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "petspot",
             dependencies: [
-                "PetSpotDomain", "DeviceInterfaces", "LocationService", "DeviceSimulator", "Permissions",
-                "StartupFeature", "PetAPI", "PetServer", "ScenarioRunner", logging,
+                "PetSpotDomain", "DeviceInterfaces", "Permissions", "PetAPI", "PetServer", "ScenarioRunner", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -120,19 +120,19 @@ let package = Package(
         ),
         .target(
             name: "StartupFeatureUI",
-            dependencies: ["StartupFeature", "Permissions", "PlatformLive", "LocationService", "PetAPI", "AppFeature"],
+            dependencies: ["PetSpotDomain", "StartupFeature", "Permissions", "AppFeature"],
             swiftSettings: swiftSettings
         ),
 
         // MARK: Tests
         .testTarget(
             name: "PetSpotDomainTests",
-            dependencies: ["PetSpotDomain", customDump],
+            dependencies: ["PetSpotDomain"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "LocationServiceTests",
-            dependencies: ["DeviceInterfaces", "LocationService", "DeviceSimulator", "PetSpotDomain", "TestSupport", concurrencyExtras],
+            dependencies: ["DeviceInterfaces", "LocationService", "DeviceSimulator", "PetSpotDomain", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -149,7 +149,7 @@ let package = Package(
             name: "StartupFeatureTests",
             dependencies: [
                 "DeviceInterfaces", "StartupFeature", "PetSpotDomain", "LocationService", "DeviceSimulator", "TestSupport",
-                concurrencyExtras, customDump,
+                customDump,
             ],
             swiftSettings: swiftSettings
         ),
@@ -168,7 +168,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PetAPITests",
-            dependencies: ["PetAPI", "PetSpotDomain", customDump],
+            dependencies: ["PetAPI", "PetSpotDomain"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -178,6 +178,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

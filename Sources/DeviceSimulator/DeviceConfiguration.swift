@@ -1,6 +1,5 @@
 import DeviceInterfaces
 import Foundation
-import Permissions
 import PetSpotDomain
 
 /// How a ``SimulatedDevice`` starts: what the installed app declares, what Settings say and where the

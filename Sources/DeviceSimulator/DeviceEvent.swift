@@ -1,6 +1,5 @@
 import DeviceInterfaces
 import Foundation
-import LocationService
 import PetSpotDomain
 
 /// Something that happened on the simulated device, as a scenario driver prints it.

@@ -1,6 +1,5 @@
 import DeviceInterfaces
 import Foundation
-import LocationService
 import PetSpotDomain
 
 /// Location Services, the app's location permission, the GPS and the app's location managers

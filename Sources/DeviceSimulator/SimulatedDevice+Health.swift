@@ -1,5 +1,4 @@
 import DeviceInterfaces
-import Permissions
 
 extension SystemAlert.Kind {
     /// The Health access sheet listing the undecided types.

@@ -1,5 +1,4 @@
 import DeviceInterfaces
-import LocationService
 import PetSpotDomain
 
 /// What the person (or device management) can do about location, and what a driver can read.

@@ -1,5 +1,4 @@
 import DeviceInterfaces
-import Permissions
 
 extension SystemAlert.Kind {
     /// "“PetSpot” Would Like to Access Your Motion & Fitness Activity" on the first activity query.

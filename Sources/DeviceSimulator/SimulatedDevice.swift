@@ -1,5 +1,4 @@
 import Foundation
-import LocationService
 import PetSpotDomain
 
 /// A simulated iPhone with the app installed, following the iOS behaviour written down as the

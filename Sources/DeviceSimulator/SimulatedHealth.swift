@@ -1,5 +1,4 @@
 import DeviceInterfaces
-import Permissions
 
 /// HealthKit of the simulated iPhone (`HKHealthStore`, rules 23–27).
 ///

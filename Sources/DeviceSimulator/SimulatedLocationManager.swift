@@ -1,6 +1,5 @@
 import DeviceInterfaces
 import Foundation
-import LocationService
 import PetSpotDomain
 
 /// The app's `CLLocationManager` on the simulated device. It forwards every call to the device, which

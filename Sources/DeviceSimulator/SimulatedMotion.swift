@@ -1,6 +1,5 @@
 import DeviceInterfaces
 import Foundation
-import Permissions
 
 /// Motion & Fitness of the simulated iPhone (`CMMotionActivityManager`, rules 19–22).
 ///

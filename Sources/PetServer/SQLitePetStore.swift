@@ -215,6 +215,7 @@ extension SQLitePetStore {
         let cells = try db.cachedStatement(sql: """
             SELECT cell_row, cell_column, n FROM pet_cell
             WHERE cell_row BETWEEN ? AND ? AND cell_column BETWEEN ? AND ?
+            ORDER BY cell_row, cell_column
             """)
         var tally = CellTally(center: center, radiusKm: radiusKm)
         for box in SearchBox.covering(center: center, radiusKm: radiusKm) {
