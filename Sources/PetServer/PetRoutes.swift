@@ -4,7 +4,7 @@ import PetAPI
 import PetSpotDomain
 
 /// The routes of the pets API. Every handler answers JSON; see `docs/api.md`.
-public func buildRouter(store: any PetStore) -> Router<BasicRequestContext> {
+func buildRouter(store: any PetStore) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
     router.middlewares.add(JSONErrorMiddleware())
 

@@ -39,6 +39,8 @@ public enum PetStoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case duplicateID(index: Int, id: String)
     /// A stored row could not be read back as an animal.
     case corruptRow(id: String, field: String)
+    /// `animals[index]` breaks a rule of an animal's fields (``AnimalDTO/toDomain()``): nothing is stored.
+    case invalidAnimal(index: Int, field: String, message: String)
 
     public var description: String {
         switch self {
@@ -46,6 +48,21 @@ public enum PetStoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "record \(index): field id: \"\(id)\" is already taken"
         case .corruptRow(let id, let field):
             "stored pet \(id) has an unreadable \(field)"
+        case .invalidAnimal(let index, let field, let message):
+            "record \(index): field \(field): \(message)"
+        }
+    }
+}
+
+extension Animal {
+    /// Checks the animal as an imported or served one is checked (``AnimalDTO/toDomain()``), before a
+    /// store writes it: what is stored can always be read back.
+    /// - Throws: ``PetStoreError/invalidAnimal(index:field:message:)`` naming the first field that is wrong.
+    func validateForStoring(index: Int) throws(PetStoreError) {
+        do {
+            _ = try AnimalDTO(self).toDomain()
+        } catch {
+            throw .invalidAnimal(index: index, field: error.field, message: error.message)
         }
     }
 }

@@ -13,13 +13,12 @@ import PostgresNIO
 /// exact radius test, the distances reported and the order of ties use the same haversine
 /// (``GreatCircle``) as ``SQLitePetStore``, so both stores give identical answers.
 ///
-/// Use it inside ``withStore(_:logger:_:)``, or build it with ``init(migrating:logger:)`` and run its
-/// ``client`` as a service (``buildApplication(configuration:onServerRunning:)`` does): the pool serves
-/// queries only while its client runs.
+/// Use it inside ``withStore(_:logger:_:)``; the server (``buildApplication(configuration:onServerRunning:)``)
+/// runs its pool as one of the application's services. The pool serves queries only while it runs.
 public struct PostgresPetStore: PetStore {
     public let configuration: Configuration
     /// The connection pool; a swift-service-lifecycle `Service` that must run while the store is used.
-    public let client: PostgresClient
+    let client: PostgresClient
     let logger: Logger
 
     /// The schema-qualified table of pets.
@@ -34,7 +33,7 @@ public struct PostgresPetStore: PetStore {
     /// (which connects once its ``client`` runs).
     /// - Throws: ``PostgresPetStoreError`` saying whether the server is unreachable, refused the session,
     ///   lacks PostGIS, or the migration failed.
-    public init(migrating configuration: Configuration, logger: Logger = PetServerConfiguration.logger()) async throws {
+    init(migrating configuration: Configuration, logger: Logger = PetServerConfiguration.logger()) async throws {
         var quiet = logger
         // postgres-nio logs query bindings (which may be someone's coordinates) below this level.
         quiet.logLevel = max(logger.logLevel, .notice)
@@ -231,6 +230,7 @@ extension PostgresPetStore {
     private func insertBatch(
         _ batch: [Animal], startingAt start: Int, skippingExistingIDs: Bool, on connection: PostgresConnection
     ) async throws -> Int {
+        for (offset, animal) in batch.enumerated() { try animal.validateForStoring(index: start + offset) }
         let ids = batch.map(\.id)
         if !skippingExistingIDs, let index = try await firstTakenID(ids, on: connection) {
             throw PetStoreError.duplicateID(index: start + index, id: ids[index])

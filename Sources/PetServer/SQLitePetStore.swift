@@ -139,6 +139,7 @@ public struct SQLitePetStore: PetStore {
             INSERT INTO pet_location (seq, min_lat, max_lat, min_lon, max_lon, lat, lon) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
         for (index, animal) in animals.enumerated() {
+            try animal.validateForStoring(index: index)
             let lat = animal.location.latitude
             let lon = animal.location.longitude
             let cell = GeoCell(lat: lat, lon: lon)

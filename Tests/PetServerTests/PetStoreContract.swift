@@ -20,6 +20,7 @@ enum PetStoreContract: String, CaseIterable, Sendable, CustomTestStringConvertib
     case givenAnimal_whenFetchingById_thenEveryFieldRoundTrips
     case givenUnknownId_whenFetchingById_thenNil
     case givenDuplicateIdInBatch_whenInserting_thenNothingIsStored
+    case givenAnimalBreakingAFieldRule_whenInserting_thenRefusedNamingItAndNothingIsStored
     case givenRandomWorldwideAnimals_whenSearchingAnywhere_thenSameAsBruteForce
 
     var testDescription: String { rawValue }
@@ -170,6 +171,17 @@ enum PetStoreContract: String, CaseIterable, Sendable, CustomTestStringConvertib
             #expect(try await store.animal(id: "new-1") == nil)
             let nearby = try await store.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 2, longitude: 2), radiusKm: 500))
             #expect(nearby.animals.map(\.id) == ["existing"])
+
+        case .givenAnimalBreakingAFieldRule_whenInserting_thenRefusedNamingItAndNothingIsStored:
+            // What is stored can always be read back: the stores check what they write as they check
+            // what they read.
+            var tooOld = try PetFixtures.animal("too-old", lat: 3, lon: 3)
+            tooOld.ageMonths = 700
+            let batch = [try PetFixtures.animal("fine", lat: 2, lon: 2), tooOld]
+            await #expect(throws: PetStoreError.invalidAnimal(index: 1, field: "ageMonths", message: "must be between 0 and 600")) {
+                try await store.insert(batch)
+            }
+            #expect(try await store.count() == 0)
 
         case .givenRandomWorldwideAnimals_whenSearchingAnywhere_thenSameAsBruteForce:
             try await Self.compareWithBruteForce(store)

@@ -8,7 +8,7 @@ import Testing
             host: "127.0.0.1", port: 1, username: "petspot", password: "secret", database: "petspot", tls: .disable
         )
         let error = await #expect(throws: PostgresPetStoreError.self) {
-            try await PostgresPetStore(migrating: configuration)
+            try await PostgresPetStore.withStore(configuration) { _ in }
         }
         guard case .unreachable(let url, _) = error else {
             Issue.record("expected unreachable, got \(String(describing: error))")

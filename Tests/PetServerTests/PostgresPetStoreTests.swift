@@ -81,7 +81,7 @@ struct PostgresPetStoreTests {
         var configuration = try PostgresTestDatabase.configuration()
         configuration.password = "not-the-password"
         let error = await #expect(throws: PostgresPetStoreError.self) {
-            try await PostgresPetStore(migrating: configuration)
+            try await PostgresPetStore.withStore(configuration) { _ in }
         }
         guard case .connectionRefused(let url, let reason) = error else {
             Issue.record("expected connectionRefused, got \(String(describing: error))")
@@ -104,7 +104,7 @@ struct PostgresPetStoreTests {
         configuration.password = password
         configuration.database = name
         let error = await #expect(throws: PostgresPetStoreError.self) {
-            try await PostgresPetStore(migrating: configuration)
+            try await PostgresPetStore.withStore(configuration) { _ in }
         }
         try await PostgresTestDatabase.execute("DROP DATABASE \(name)", "DROP ROLE \(name)")
         guard case .postGISMissing(let url, let reason) = error else {

@@ -24,7 +24,7 @@ struct PostgresReadReplicaTests {
         var unmigrated = configuration
         unmigrated.schema = "not_migrated"
         let error = await #expect(throws: PostgresPetStoreError.self) {
-            try await PostgresPetStore(migrating: unmigrated)
+            try await PostgresPetStore.withStore(unmigrated) { _ in }
         }
         try await PostgresTestDatabase.execute("DROP DATABASE \(name) WITH (FORCE)")
 
