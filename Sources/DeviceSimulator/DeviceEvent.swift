@@ -47,15 +47,7 @@ public struct DeviceLogEntry: Sendable, Equatable, CustomStringConvertible {
 
     /// A stable, coordinate-free rendering: `[+2.000s] delegateCallback #1 locationsUpdated(1 fix, ±5m)`.
     public var description: String {
-        "[+\(Self.format(elapsed))] \(Self.describe(event))"
-    }
-
-    static func format(_ duration: Duration) -> String {
-        let millis = duration.wholeMilliseconds
-        let sign = millis < 0 ? "-" : ""
-        let magnitude = millis.magnitude
-        let fraction = String(magnitude % 1000)
-        return "\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)s"
+        "[+\(elapsed.secondsText)] \(Self.describe(event))"
     }
 
     static func describe(_ event: DeviceEvent) -> String {

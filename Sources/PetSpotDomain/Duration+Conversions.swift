@@ -16,4 +16,12 @@ extension Duration {
         let (seconds, attoseconds) = components
         return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
     }
+
+    /// Seconds with three decimals, for logs: `1.200s`, `-0.050s` (whole milliseconds, toward zero).
+    public var secondsText: String {
+        let millis = wholeMilliseconds
+        let fraction = String(millis.magnitude % 1000)
+        let padding = String(repeating: "0", count: 3 - fraction.count)
+        return "\(millis < 0 ? "-" : "")\(millis.magnitude / 1000).\(padding)\(fraction)s"
+    }
 }

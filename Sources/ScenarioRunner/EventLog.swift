@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotDomain
 
 /// One line of a scenario's event log.
 public struct LogLine: Sendable, Equatable {
@@ -78,7 +79,7 @@ public struct LogLine: Sendable, Equatable {
 
     /// `   1.200s  device  systemAlertAnswered  choice=allowWhileUsing`.
     public var textLine: String {
-        let seconds = "\(atMs / 1000).\(String(format: "%03d", atMs % 1000))s"
+        let seconds = Duration.milliseconds(atMs).secondsText
         let time = String(repeating: " ", count: max(0, 8 - seconds.count)) + seconds
         let source = self.source.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)
         let fields = self.fields.map { "\($0.0)=\($0.1.text)" }.joined(separator: " ")

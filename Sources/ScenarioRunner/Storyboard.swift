@@ -9,7 +9,7 @@ public enum Storyboard {
         var out = ["", "━━ \(scenario.name)", "   \(deviceSummary(scenario))"]
         for line in outcome.lines {
             guard let sentence = sentence(for: line) else { continue }
-            let time = "\(line.atMs / 1000).\(String(format: "%03d", line.atMs % 1000))s"
+            let time = Duration.milliseconds(line.atMs).secondsText
             out.append("   \(String(repeating: " ", count: max(0, 8 - time.count)))\(time)  \(sentence)")
             for pet in line.preview {
                 let distance = pet.distanceKm.map { String(format: ", %.1f km away", $0) } ?? ""
