@@ -8,14 +8,17 @@ public enum LoadLoop {
         public var durations: [Duration]
         /// From the first request sent to the last answer.
         public var elapsed: Duration
+        /// How many clients really ran: at least 1, at most one per request.
+        public var clients: Int
 
         public var requestsPerSecond: Double {
             elapsed > .zero ? Double(durations.count) / elapsed.timeInterval : 0
         }
     }
 
-    /// Makes requests `0..<requests`, each exactly once: worker `w` of `clients` sends `w`, `w + clients`,
-    /// `w + 2·clients`, …. The first error any request throws ends the run and is rethrown.
+    /// Makes requests `0..<requests`, each exactly once, over `clients` workers (at least 1, at most one
+    /// per request): worker `w` of `n` sends `w`, `w + n`, `w + 2n`, …. The first error any request
+    /// throws ends the run and is rethrown.
     public static func run(
         requests: Int,
         clients: Int,
@@ -36,6 +39,6 @@ public enum LoadLoop {
             }
             return try await group.reduce(into: []) { $0 += $1 }
         }
-        return Result(durations: durations, elapsed: start.duration(to: clock.now))
+        return Result(durations: durations, elapsed: start.duration(to: clock.now), clients: workers)
     }
 }

@@ -78,6 +78,10 @@ struct BenchCommand: AsyncParsableCommand {
 
         private func benchmarkHTTP(directory: URL) async throws {
             let path = directory.appendingPathComponent("http.sqlite").path
+            // Rounded as the app sends them (departure 6).
+            let locations = try PetStoreBenchmark.centers(count: 500).map {
+                try UserLocation(latitude: $0.latitude, longitude: $0.longitude).rounded(toDecimals: 2)
+            }
             let server = try await startPetServer(
                 configuration: PetServerConfiguration(host: "127.0.0.1", port: 0, database: path, demoPetsWhenEmpty: httpPets, logLevel: .warning)
             )
@@ -85,10 +89,6 @@ struct BenchCommand: AsyncParsableCommand {
             configuration.httpMaximumConnectionsPerHost = concurrency
             let session = URLSession(configuration: configuration)
             let repository = AnimalRepository(configuration: .init(baseURL: server.baseURL), session: session)
-            // Rounded as the app sends them (departure 6).
-            let locations = try PetStoreBenchmark.centers(count: 500).map {
-                try UserLocation(latitude: $0.latitude, longitude: $0.longitude).rounded(toDecimals: 2)
-            }
             let load: LoadLoop.Result
             do {
                 load = try await LoadLoop.run(requests: requests, clients: concurrency) { index in
@@ -102,7 +102,7 @@ struct BenchCommand: AsyncParsableCommand {
             let summary = PetStoreBenchmark.Summary(durations: load.durations, matches: [])
             report(String(
                 format: "HTTP GET /api/pets?lat&lon (%d pets, %d clients, %d requests): %.0f requests/s, median %.3f ms, p99 %.3f ms",
-                httpPets, concurrency, load.durations.count, load.requestsPerSecond, summary.medianMs, summary.p99Ms
+                httpPets, load.clients, load.durations.count, load.requestsPerSecond, summary.medianMs, summary.p99Ms
             ))
         }
     }

@@ -25,6 +25,7 @@ import Testing
             await gauge.leave()
         }
         #expect(result.durations.count == 10)
+        #expect(result.clients == 3)
         #expect(await gauge.seen.sorted() == Array(0..<10))
         #expect(await gauge.most <= 3)
         #expect(result.requestsPerSecond > 0)
@@ -34,6 +35,7 @@ import Testing
         let gauge = Gauge()
         let result = try await LoadLoop.run(requests: 2, clients: 8) { index in await gauge.enter(index) }
         #expect(result.durations.count == 2)
+        #expect(result.clients == 2)
         #expect(await gauge.seen.sorted() == [0, 1])
     }
 
