@@ -2,7 +2,8 @@
 """Checks that Package.swift declares exactly what each target imports: nothing unused, nothing missing.
 
     scripts/check-manifest.py [--package-path DIR] [--manifest-json FILE]
-                              [--system MODULE]... [--product-module PRODUCT=MODULE[,MODULE]]... [--list]
+                              [--system MODULE]... [--product-module PRODUCT=MODULE[,MODULE]]...
+                              [--only-on TARGET=TARGET[,TARGET]]... [--list]
 
 Why: SwiftPM lets a file import a module its target never declared as long as some other target
 happened to build it first (a missing dependency then breaks a clean or filtered build, or a build
@@ -35,7 +36,11 @@ How:
      `.target` of that name, or a `.product` that provides it. A product provides the module of
      the same name, except where PRODUCT_MODULES (below; extend with --product-module) says
      otherwise; a product's moduleAliases are applied.
-  5. Problems, each an error:
+  5. --only-on TARGET=A,B restricts which of this package's targets TARGET may depend on (products
+     are not restricted): the layering rule that keeps a low target on interfaces only, e.g.
+     `--only-on DeviceSimulator=PetSpotDomain,DeviceInterfaces`. A dependency outside the list:
+         Package.swift: target 'X' depends on 'Y', but may depend only on A, B
+  6. Problems, each an error:
          Package.swift: target 'X' imports 'Y' but does not declare it (Sources/X/File.swift:3)
          Package.swift: target 'X' declares 'Y' but never imports it
      A missing import names its first file:line (and how many other files import it too).
@@ -353,12 +358,22 @@ def read_targets(manifest: dict, package: Path, table: dict) -> tuple[list[Targe
 # The check
 
 
-def check(targets: list[Target], system: frozenset[str]) -> tuple[list[str], list[str]]:
+def check(
+    targets: list[Target], system: frozenset[str], only_on: dict[str, tuple[str, ...]] | None = None
+) -> tuple[list[str], list[str]]:
     """Returns (problems, unknown modules): each problem is one printed line."""
     problems: list[str] = []
     unknown: set[str] = set()
     local = {t.name for t in targets}
     for target in targets:
+        allowed = (only_on or {}).get(target.name)
+        if allowed is not None:
+            for dependency in target.dependencies:
+                if dependency.kind != "product" and dependency.name not in allowed:
+                    problems.append(
+                        f"Package.swift: target '{target.name}' depends on '{dependency.name}', "
+                        f"but may depend only on {', '.join(allowed)}"
+                    )
         if target.swift_files == 0:
             continue
         imported: dict[str, list[Import]] = {}
@@ -398,6 +413,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--manifest-json", type=Path)
     parser.add_argument("--system", action="append", default=[])
     parser.add_argument("--product-module", action="append", default=[], type=parse_mapping)
+    parser.add_argument("--only-on", action="append", default=[], type=parse_mapping)
     parser.add_argument("--list", action="store_true")
     parser.add_argument("-h", "--help", action="store_true")
     args = parser.parse_args(argv)
@@ -425,7 +441,12 @@ def main(argv: list[str]) -> int:
             print(f"{target.name} ({target.type}, {target.swift_files} Swift files): "
                   f"imports {', '.join(modules) or '-'}; declares {', '.join(declared) or '-'}")
 
-    problems, unknown = check(targets, system)
+    only_on = dict(args.only_on)
+    for name in only_on:
+        if name not in {t.name for t in targets}:
+            print(f"{TOOL}: --only-on names no checked target: {name}", file=sys.stderr)
+            return 2
+    problems, unknown = check(targets, system, only_on)
     provided: dict[str, set[str]] = {}  # module -> the product declarations that provide it
     for target in targets:
         for dependency in target.dependencies:
@@ -449,9 +470,12 @@ def main(argv: list[str]) -> int:
                       f"target declares: declare the product that provides it, or, if the toolchain or "
                       f"an SDK provides it, add it to SYSTEM_MODULES (or pass --system {module})")
         missing = sum(" imports '" in p for p in problems)
-        unused = len(problems) - missing
+        layering = sum(" depends on '" in p for p in problems)
+        unused = len(problems) - missing - layering
         print(f"{TOOL}: FAILED: {missing} undeclared import{'s' if missing != 1 else ''}, "
-              f"{unused} unused dependenc{'ies' if unused != 1 else 'y'} in Package.swift")
+              f"{unused} unused dependenc{'ies' if unused != 1 else 'y'}"
+              + (f", {layering} layering violation{'s' if layering != 1 else ''}" if layering else "")
+              + " in Package.swift")
         return 1
     not_swift = len(targets) - len(checked)
     extra = f"; {not_swift} target{'s' if not_swift != 1 else ''} without Swift files skipped" if not_swift else ""

@@ -190,6 +190,16 @@ verdict "givenAnUnknownSystemModule_whenChecked_thenMissingUntilPassedWithSystem
 run system --system MapKitExtras
 verdict "givenAnUnknownSystemModulePassedWithSystem_whenChecked_thenOk" '[ "$status" -eq 0 ]'
 
+# 6. --only-on: AppleUI may depend on Core only, but depends on Feature.
+make_fixture "$work/layers"
+run layers --only-on AppleUI=Core
+verdict "givenALayeringRule_whenATargetDependsOutsideIt_thenExit1NamingTheEdge" \
+    '[ "$status" -eq 1 ]' \
+    "has \"Package.swift: target 'AppleUI' depends on 'Feature', but may depend only on Core\"" \
+    'has "1 layering violation"'
+run layers --only-on AppleUI=Feature,Core
+verdict "givenALayeringRule_whenEveryEdgeIsAllowed_thenOk" '[ "$status" -eq 0 ]'
+
 if ((failures)); then
     echo "test-check-manifest: $failures case(s) FAILED"
     exit 1
