@@ -63,6 +63,9 @@ final class LocationSubsystem: DeviceSubsystem {
 
     // MARK: Settings and the GPS
 
+    // The device records a Settings change before calling these, and they report the new status to the
+    // app's managers last, so the log reads "setting changed", then what the app was told.
+
     /// The person picks a status on the app's Location page in Settings; a temporary grant ends.
     func choose(_ status: LocationPermissionStatus) {
         if grantIsTemporary {

@@ -367,7 +367,7 @@ extension Transition {
     }
 
     /// iOS's alert and, behind it, the query without coordinates (FR-003, SC-001). Only after
-    /// ``canAsk(_:)``.
+    /// ``canAsk``.
     private mutating func ask() -> [Effect] {
         state.needsAuthorizationRequest = false
         state.isAwaitingAuthorizationAnswer = true

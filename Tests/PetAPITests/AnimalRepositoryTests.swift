@@ -13,10 +13,10 @@ import Testing
     }
 
     // The startup screen decides the precision (departure 6); the client sends what it is given.
-    @Test func givenRoundedLocation_whenBuildingRequest_thenCoordinatesAreSentAsGiven() throws {
+    @Test func givenPreciseLocation_whenBuildingRequest_thenCoordinatesAreSentAsGiven() throws {
         let repository = AnimalRepository(baseURL: try #require(base))
-        let here = try UserLocation(latitude: 52.23, longitude: 21.01)
-        #expect(repository.requestPath(near: here) == "/api/pets?lat=52.23&lon=21.01")
+        let here = try UserLocation(latitude: 52.229_676, longitude: 21.012_229)
+        #expect(repository.requestPath(near: here) == "/api/pets?lat=52.229676&lon=21.012229")
     }
 
     @Test func givenLocationRadiusAndLimit_whenBuildingRequest_thenAllAreSent() throws {

@@ -1,7 +1,7 @@
 import PetSpotDomain
 import Testing
 
-@Suite struct SubscribersTests {
+@Suite(.timeLimit(.minutes(1))) struct SubscribersTests {
     @Test func givenTwoSubscribers_whenYielding_thenEachGetsItsInitialThenEveryElementInOrder() async {
         var subscribers = Subscribers<Int>()
         let first = subscribers.subscribe(initial: 0) { _ in }
