@@ -33,39 +33,39 @@ public enum PetStoreBenchmark {
 
     /// Times `store.animals(matching:)` for a 50 km, limit-20 query at each centre.
     public static func nearby(store: any PetStore, centers: [GeoCoordinate], radiusKm: Double = 50) async throws -> Summary {
+        try await time(centers) { center in
+            try await store.animals(matching: PetQuery(center: center, radiusKm: radiusKm, limit: 20)).totalCount
+        }
+    }
+
+    /// Times `query` once per centre; it returns how many pets lie within the radius.
+    static func time(
+        _ centers: [GeoCoordinate], _ query: (GeoCoordinate) async throws -> Int
+    ) async throws -> Summary {
         let clock = ContinuousClock()
         var durations: [Duration] = []
         var matches: [Int] = []
         for center in centers {
-            let query = PetQuery(center: center, radiusKm: radiusKm, limit: 20)
-            var page: PetPage?
-            durations.append(try await clock.measure { page = try await store.animals(matching: query) })
-            matches.append(page?.totalCount ?? 0)
+            var total = 0
+            durations.append(try await clock.measure { total = try await query(center) })
+            matches.append(total)
         }
         return Summary(durations: durations, matches: matches)
     }
 
     /// The same queries answered by reading every row and checking its distance (no index).
     public static func fullScan(store: SQLitePetStore, centers: [GeoCoordinate], radiusKm: Double = 50) async throws -> Summary {
-        let clock = ContinuousClock()
-        var durations: [Duration] = []
-        var matches: [Int] = []
-        for center in centers {
-            var total = 0
-            durations.append(try await clock.measure {
-                total = try await store.pool.read { db in
-                    var ranking = NearbyRanking<Int64>(radiusKm: radiusKm)
-                    let rows = try Row.fetchCursor(db, sql: "SELECT seq, lat, lon FROM pet NOT INDEXED")
-                    while let row = try rows.next() {
-                        ranking.consider(key: row[0], distanceKm: GreatCircle.distanceKm(
-                            lat1: center.latitude, lon1: center.longitude, lat2: row[1], lon2: row[2]))
-                    }
-                    _ = ranking.leading(20)
-                    return ranking.matches.count
+        try await time(centers) { center in
+            try await store.pool.read { db in
+                var ranking = NearbyRanking<Int64>(radiusKm: radiusKm)
+                let rows = try Row.fetchCursor(db, sql: "SELECT seq, lat, lon FROM pet NOT INDEXED")
+                while let row = try rows.next() {
+                    ranking.consider(key: row[0], distanceKm: GreatCircle.distanceKm(
+                        lat1: center.latitude, lon1: center.longitude, lat2: row[1], lon2: row[2]))
                 }
-            })
-            matches.append(total)
+                _ = ranking.leading(20)
+                return ranking.matches.count
+            }
         }
-        return Summary(durations: durations, matches: matches)
     }
 }
