@@ -18,8 +18,12 @@ public protocol PetStore: Sendable {
     /// - Throws: ``PetStoreError/duplicateID(index:id:)`` when an id is already stored or repeats.
     func insert(_ animals: [Animal]) async throws
 
-    /// How many animals are stored.
+    /// How many animals are stored: a maintained count, O(1) in the number of animals.
     func count() async throws -> Int
+
+    /// A number that changes whenever the stored animals change: every insert or import that adds an
+    /// animal raises it. O(1); the server derives its `ETag`s from it.
+    func dataVersion() async throws -> Int
 }
 
 /// One page of a listing and the size of the whole result.

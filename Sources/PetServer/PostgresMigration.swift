@@ -50,6 +50,13 @@ enum PostgresMigration {
                 """,
                 "INSERT INTO \"\(schema)\".pet_cell SELECT cell_row, cell_col, count(*) FROM \(table) GROUP BY cell_row, cell_col",
             ]),
+            (3, "a maintained pet count and data version, so a listing never counts rows", [
+                """
+                CREATE TABLE \"\(schema)\".pet_stats (
+                    singleton integer PRIMARY KEY CHECK (singleton = 1), pets bigint NOT NULL, version bigint NOT NULL)
+                """,
+                "INSERT INTO \"\(schema)\".pet_stats SELECT 1, count(*), 1 FROM \(table)",
+            ]),
         ]
     }
 

@@ -23,6 +23,8 @@ public struct PostgresPetStore: PetStore {
 
     /// The schema-qualified table of pets.
     var table: String { "\"\(configuration.schema)\".pet" }
+    /// The schema-qualified one-row table of the pet count and data version.
+    private var statsTable: String { "\"\(configuration.schema)\".pet_stats" }
     /// The schema-qualified table of pets per ``GeoCell``.
     private var cellTable: String { "\"\(configuration.schema)\".pet_cell" }
 
@@ -59,11 +61,21 @@ public struct PostgresPetStore: PetStore {
     }
 
     public func count() async throws -> Int {
+        try await withConnection { connection in try await count(on: connection) }
+    }
+
+    public func dataVersion() async throws -> Int {
         try await withConnection { connection in
-            let rows = try await connection.query("SELECT count(*) FROM \(unescaped: table)", logger: logger)
-            for try await total in rows.decode(Int.self) { return total }
+            let rows = try await connection.query("SELECT version FROM \(unescaped: statsTable)", logger: logger)
+            for try await version in rows.decode(Int.self) { return version }
             return 0
         }
+    }
+
+    private func count(on connection: PostgresConnection) async throws -> Int {
+        let rows = try await connection.query("SELECT pets FROM \(unescaped: statsTable)", logger: logger)
+        for try await total in rows.decode(Int.self) { return total }
+        return 0
     }
 
     public func animal(id: String) async throws -> Animal? {
@@ -90,10 +102,7 @@ public struct PostgresPetStore: PetStore {
     }
 
     private func newest(on connection: PostgresConnection, query: PetQuery) async throws -> PetPage {
-        var total = 0
-        for try await count in try await connection.query("SELECT count(*) FROM \(unescaped: table)", logger: logger).decode(Int.self) {
-            total = count
-        }
+        let total = try await count(on: connection)
         guard query.offset < total else { return PetPage(animals: [], totalCount: total) }
         let rows = try await connection.query("""
             SELECT \(unescaped: Self.columns) FROM \(unescaped: table)
@@ -214,6 +223,11 @@ extension PostgresPetStore {
                 }
                 if !batch.isEmpty {
                     added += try await insertBatch(batch, startingAt: start, skippingExistingIDs: skippingExistingIDs, on: connection)
+                }
+                if added > 0 {
+                    _ = try await connection.query(
+                        "UPDATE \(unescaped: statsTable) SET pets = pets + \(added), version = version + 1", logger: logger
+                    )
                 }
                 return added
             }

@@ -73,6 +73,16 @@ public struct SQLitePetStore: PetStore {
             }
             try db.execute(sql: "CREATE INDEX pet_by_cell ON pet(cell_row, cell_column, lat, lon)")
         }
+        migrator.registerMigration("v3: a maintained pet count and data version") { db in
+            try db.execute(sql: """
+                CREATE TABLE pet_stats (
+                    singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                    pets INTEGER NOT NULL,
+                    version INTEGER NOT NULL
+                );
+                INSERT INTO pet_stats (singleton, pets, version) VALUES (1, (SELECT COUNT(*) FROM pet), 1);
+                """)
+        }
         return migrator
     }
 
@@ -92,7 +102,15 @@ public struct SQLitePetStore: PetStore {
     }
 
     public func count() async throws -> Int {
-        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pet") ?? 0 }
+        try await pool.read { db in try Self.count(db) }
+    }
+
+    public func dataVersion() async throws -> Int {
+        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT version FROM pet_stats") ?? 0 }
+    }
+
+    private static func count(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT pets FROM pet_stats") ?? 0
     }
 
     public func animal(id: String) async throws -> Animal? {
@@ -158,11 +176,14 @@ public struct SQLitePetStore: PetStore {
             try countIn(cell, db: db)
             added += 1
         }
+        if added > 0 {
+            try db.execute(sql: "UPDATE pet_stats SET pets = pets + ?, version = version + 1", arguments: [added])
+        }
         return added
     }
 
     private static func newest(_ db: Database, query: PetQuery) throws -> PetPage {
-        let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pet") ?? 0
+        let total = try count(db)
         guard query.offset < total else { return PetPage(animals: [], totalCount: total) }
         let rows = try Row.fetchAll(
             db,

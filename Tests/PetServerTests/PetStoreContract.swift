@@ -21,6 +21,7 @@ enum PetStoreContract: String, CaseIterable, Sendable, CustomTestStringConvertib
     case givenUnknownId_whenFetchingById_thenNil
     case givenDuplicateIdInBatch_whenInserting_thenNothingIsStored
     case givenAnimalBreakingAFieldRule_whenInserting_thenRefusedNamingItAndNothingIsStored
+    case givenInserts_whenCountingAndVersioning_thenBothFollowEveryAdditionAndNothingElse
     case givenRandomWorldwideAnimals_whenSearchingAnywhere_thenSameAsBruteForce
 
     var testDescription: String { rawValue }
@@ -182,6 +183,25 @@ enum PetStoreContract: String, CaseIterable, Sendable, CustomTestStringConvertib
                 try await store.insert(batch)
             }
             #expect(try await store.count() == 0)
+
+        case .givenInserts_whenCountingAndVersioning_thenBothFollowEveryAdditionAndNothingElse:
+            // The count is maintained, not counted; the version changes with every addition (ETags).
+            #expect(try await store.count() == 0)
+            let empty = try await store.dataVersion()
+            try await store.insert([try PetFixtures.animal("a", lat: 1, lon: 1), try PetFixtures.animal("b", lat: 2, lon: 2)])
+            #expect(try await store.count() == 2)
+            let afterFirst = try await store.dataVersion()
+            #expect(afterFirst != empty)
+            await #expect(throws: PetStoreError.self) {
+                try await store.insert([try PetFixtures.animal("c", lat: 3, lon: 3), try PetFixtures.animal("a", lat: 4, lon: 4)])
+            }
+            #expect(try await store.count() == 2)
+            #expect(try await store.dataVersion() == afterFirst)
+            try await store.insert([try PetFixtures.animal("c", lat: 3, lon: 3)])
+            #expect(try await store.count() == 3)
+            let afterSecond = try await store.dataVersion()
+            #expect(afterSecond != afterFirst)
+            #expect(try await store.animals(matching: PetQuery()).totalCount == 3)
 
         case .givenRandomWorldwideAnimals_whenSearchingAnywhere_thenSameAsBruteForce:
             try await Self.compareWithBruteForce(store)
