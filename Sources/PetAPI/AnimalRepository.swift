@@ -86,7 +86,9 @@ public struct AnimalRepository: AnimalRepositoryProtocol {
             components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "page", value: String(page))]
             url = components.url ?? url
         }
-        var request = URLRequest(url: url, timeoutInterval: configuration.timeout)
+        // The server's ETag and Cache-Control (docs/api.md, "Caching") drive the session's URLCache:
+        // a repeat within a minute is served from it, a later one is revalidated (304, no body).
+        var request = URLRequest(url: url, cachePolicy: .useProtocolCachePolicy, timeoutInterval: configuration.timeout)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let data: Data
         let response: URLResponse

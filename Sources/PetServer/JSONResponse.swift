@@ -5,9 +5,9 @@ import PetAPI
 
 /// Responses with a JSON body in the wire conventions of ``PetAPICoding``.
 enum JSONResponse {
-    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = HTTPFields()) throws -> Response {
         let data = try PetAPICoding.makeEncoder().encode(value)
-        var headers = HTTPFields()
+        var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }

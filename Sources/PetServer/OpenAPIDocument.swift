@@ -42,12 +42,17 @@ enum OpenAPIDocument {
                   in: query
                   description: 1-based page number.
                   schema: {type: integer, minimum: 1, default: 1}
+                - $ref: "#/components/parameters/IfNoneMatch"
               responses:
                 "200":
                   description: One page of animals.
+                  headers:
+                    ETag: {$ref: "#/components/headers/ETag"}
+                    Cache-Control: {$ref: "#/components/headers/CacheControl"}
                   content:
                     application/json:
                       schema: {$ref: "#/components/schemas/PetList"}
+                "304": {$ref: "#/components/responses/NotModified"}
                 "400":
                   description: A parameter is malformed, out of range, or missing its partner.
                   content:
@@ -62,12 +67,17 @@ enum OpenAPIDocument {
                   in: path
                   required: true
                   schema: {type: string}
+                - $ref: "#/components/parameters/IfNoneMatch"
               responses:
                 "200":
                   description: The animal (distanceKm is null).
+                  headers:
+                    ETag: {$ref: "#/components/headers/ETag"}
+                    Cache-Control: {$ref: "#/components/headers/CacheControl"}
                   content:
                     application/json:
                       schema: {$ref: "#/components/schemas/Animal"}
+                "304": {$ref: "#/components/responses/NotModified"}
                 "404":
                   description: No animal has this id.
                   content:
@@ -97,6 +107,25 @@ enum OpenAPIDocument {
                   content:
                     application/yaml: {}
         components:
+          parameters:
+            IfNoneMatch:
+              name: If-None-Match
+              in: header
+              description: ETag of a copy the client holds; when it is still current the answer is 304.
+              schema: {type: string}
+          headers:
+            ETag:
+              description: Strong tag of the data version and the request; changes whenever pets are added.
+              schema: {type: string}
+            CacheControl:
+              description: "public, max-age=60, stale-while-revalidate=60"
+              schema: {type: string}
+          responses:
+            NotModified:
+              description: The copy named by If-None-Match is current; no body.
+              headers:
+                ETag: {$ref: "#/components/headers/ETag"}
+                Cache-Control: {$ref: "#/components/headers/CacheControl"}
           schemas:
             PetList:
               type: object

@@ -26,6 +26,11 @@ func buildRouter(store: any PetStore) -> Router<BasicRequestContext> {
         } catch let error as PetQueryError {
             return JSONResponse.error(.badRequest, code: "invalid_parameter", parameter: error.parameter, message: error.message)
         }
+        let key = "/api/pets?" + query.queryItems.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        let entityTag = HTTPCaching.entityTag(version: try await store.dataVersion(), key: key)
+        if HTTPCaching.isNotModified(ifNoneMatch: request.headers[.ifNoneMatch], entityTag: entityTag) {
+            return HTTPCaching.notModified(entityTag: entityTag)
+        }
         let page = try await store.animals(matching: query)
         if query.center != nil {
             // Never log the coordinates themselves.
@@ -39,15 +44,19 @@ func buildRouter(store: any PetStore) -> Router<BasicRequestContext> {
             animals: page.animals.map(AnimalDTO.init),
             pagination: .init(page: query.page, limit: query.limit, totalCount: page.totalCount)
         )
-        return try JSONResponse.make(body)
+        return try JSONResponse.make(body, headers: HTTPCaching.headers(entityTag: entityTag))
     }
 
     router.get("/api/pets/:id") { request, context in
         let id = context.parameters.get("id") ?? ""
+        let entityTag = HTTPCaching.entityTag(version: try await store.dataVersion(), key: "/api/pets/" + id)
+        if HTTPCaching.isNotModified(ifNoneMatch: request.headers[.ifNoneMatch], entityTag: entityTag) {
+            return HTTPCaching.notModified(entityTag: entityTag)
+        }
         guard let animal = try await store.animal(id: id) else {
             return JSONResponse.error(.notFound, code: "not_found", message: "no pet with id \"\(id.prefix(128))\"")
         }
-        return try JSONResponse.make(AnimalDTO(animal))
+        return try JSONResponse.make(AnimalDTO(animal), headers: HTTPCaching.headers(entityTag: entityTag))
     }
     return router
 }

@@ -35,8 +35,7 @@ enum PetFixtures {
 
     /// The server of ``buildApplication(configuration:onServerRunning:)`` over a new SQLite file holding
     /// exactly `animals`.
-    static func application(_ animals: [Animal]) async throws -> some ApplicationProtocol {
-        let path = temporaryDatabasePath()
+    static func application(_ animals: [Animal], path: String = temporaryDatabasePath()) async throws -> some ApplicationProtocol {
         if !animals.isEmpty { try await SQLitePetStore(path: path).insert(animals) }
         return try await buildApplication(
             configuration: PetServerConfiguration(port: 0, database: path, demoPetsWhenEmpty: 0, logLevel: .error)
