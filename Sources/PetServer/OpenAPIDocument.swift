@@ -180,7 +180,7 @@ enum OpenAPIDocument {
                   type: object
                   required: [code, message]
                   properties:
-                    code: {type: string, enum: [invalid_parameter, not_found, internal_error]}
+                    code: {type: string, enum: [invalid_parameter, not_found, method_not_allowed, internal_error]}
                     parameter: {type: string, description: The offending query parameter (invalid_parameter only).}
                     message: {type: string, description: What was wrong and the allowed range.}
         """

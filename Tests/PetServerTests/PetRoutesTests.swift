@@ -173,3 +173,30 @@ import Testing
         }
     }
 }
+
+/// A method a path does not answer: 405 with `Allow`, never a 404 that says the path is unknown.
+@Suite(.timeLimit(.minutes(1))) struct MethodNotAllowedTests {
+    @Test(arguments: [
+        (HTTPRequest.Method.trace, "/health"), (.post, "/api/pets"), (.delete, "/api/pets/w1"), (.put, "/openapi.yaml"),
+        (.options, "/api/pets"),
+    ])
+    func givenKnownPath_whenAskedWithAnotherMethod_then405AllowingGet(method: HTTPRequest.Method, path: String) async throws {
+        let app = try await PetFixtures.application([try PetFixtures.animal("w1", lat: 52.23, lon: 21.01)])
+        try await app.test(.router) { client in
+            try await client.execute(uri: path, method: method) { response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == "GET")
+                #expect(String(buffer: response.body).contains("\"code\":\"method_not_allowed\""))
+            }
+        }
+    }
+
+    @Test func givenUnknownPath_whenAskedWithAnotherMethod_thenStill404() async throws {
+        let app = try await PetFixtures.application([])
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/nothing", method: .post) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+}
