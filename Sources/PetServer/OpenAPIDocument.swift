@@ -22,18 +22,22 @@ enum OpenAPIDocument {
                 with distanceKm. Without: every animal, newest publishedAt first, ties broken by id,
                 distanceKm null. A page past the end returns an empty animals array.
               parameters:
-                - name: lat
+                - name: near
                   in: query
-                  description: Latitude in decimal degrees; required together with lon. Must be finite.
-                  schema: {type: number, minimum: -90, maximum: 90}
-                - name: lon
-                  in: query
-                  description: Longitude in decimal degrees; required together with lat. Must be finite.
-                  schema: {type: number, minimum: -180, maximum: 180}
-                - name: radiusKm
-                  in: query
-                  description: Search radius in kilometres; allowed only together with lat and lon.
-                  schema: {type: number, minimum: 1, maximum: 500, default: 50}
+                  style: form
+                  explode: true
+                  description: |
+                    The point to search around and the radius, sent as the plain query items lat, lon and
+                    radiusKm (`?lat=52.23&lon=21.01&radiusKm=25`): lat and lon come together, radiusKm only
+                    with them. Latitude and longitude in decimal degrees, finite; radius in kilometres.
+                  schema:
+                    type: object
+                    required: [lat, lon]
+                    additionalProperties: false
+                    properties:
+                      lat: {type: number, minimum: -90, maximum: 90}
+                      lon: {type: number, minimum: -180, maximum: 180}
+                      radiusKm: {type: number, minimum: 1, maximum: 500, default: 50}
                 - name: limit
                   in: query
                   description: Animals per page.
