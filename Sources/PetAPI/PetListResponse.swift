@@ -7,12 +7,15 @@ public struct PetListResponse: Codable, Sendable, Equatable {
         public var totalCount: Int
         /// `ceil(totalCount / limit)`; 0 when nothing matched.
         public var totalPages: Int
+        /// The listing without coordinates: the `cursor` of the next page, absent on the last one.
+        public var nextCursor: String?
 
-        public init(page: Int, limit: Int, totalCount: Int) {
+        public init(page: Int, limit: Int, totalCount: Int, nextCursor: String? = nil) {
             self.page = page
             self.limit = limit
             self.totalCount = totalCount
             self.totalPages = limit > 0 ? (totalCount + limit - 1) / limit : 0
+            self.nextCursor = nextCursor
         }
     }
 

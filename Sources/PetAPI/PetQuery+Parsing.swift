@@ -55,6 +55,18 @@ extension PetQuery {
         if let page = first["page"] {
             query.page = try integer(page, name: "page", range: 1...Int.max, rangeText: "of at least 1")
         }
+        if let cursor = first["cursor"] {
+            guard query.center == nil else {
+                throw PetQueryError(parameter: "cursor", message: "cursor pages the listing without lat and lon; nearby pages use page")
+            }
+            guard first["page"] == nil else {
+                throw PetQueryError(parameter: "cursor", message: "cursor and page exclude each other: send the nextCursor of the page before, or a page number")
+            }
+            guard let position = PetCursor(encoded: cursor) else {
+                throw PetQueryError(parameter: "cursor", message: "cursor must be the nextCursor of an earlier page (was \"\(cursor.prefix(40))\")")
+            }
+            query.cursor = position
+        }
         return query
     }
 

@@ -14,12 +14,19 @@ public struct PetQuery: Sendable, Equatable {
     public var limit: Int
     /// 1-based page number.
     public var page: Int
+    /// Continue the listing without coordinates after this position (keyset paging); excludes
+    /// ``center`` and a ``page`` other than 1.
+    public var cursor: PetCursor?
 
-    public init(center: GeoCoordinate? = nil, radiusKm: Double = defaultRadiusKm, limit: Int = defaultLimit, page: Int = 1) {
+    public init(
+        center: GeoCoordinate? = nil, radiusKm: Double = defaultRadiusKm, limit: Int = defaultLimit, page: Int = 1,
+        cursor: PetCursor? = nil
+    ) {
         self.center = center
         self.radiusKm = radiusKm
         self.limit = limit
         self.page = page
+        self.cursor = cursor
     }
 
     /// How many results come before this page, saturating instead of overflowing for huge pages.
@@ -38,6 +45,7 @@ public struct PetQuery: Sendable, Equatable {
         }
         if limit != Self.defaultLimit { items.append(("limit", String(limit))) }
         if page != 1 { items.append(("page", String(page))) }
+        if let cursor { items.append(("cursor", cursor.encoded)) }
         return items
     }
 

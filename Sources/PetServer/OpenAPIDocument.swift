@@ -46,6 +46,13 @@ enum OpenAPIDocument {
                   in: query
                   description: 1-based page number.
                   schema: {type: integer, minimum: 1, default: 1}
+                - name: cursor
+                  in: query
+                  description: |
+                    The listing without coordinates only: continue after the page that returned this
+                    pagination.nextCursor (keyset paging, as cheap on the thousandth page as on the first).
+                    Not together with lat/lon or page; anything but a nextCursor the server gave is refused.
+                  schema: {type: string, pattern: "^[A-Za-z0-9_-]{1,400}$"}
                 - $ref: "#/components/parameters/IfNoneMatch"
               responses:
                 "200":
@@ -147,6 +154,9 @@ enum OpenAPIDocument {
                 limit: {type: integer, minimum: 1, maximum: 100}
                 totalCount: {type: integer, minimum: 0, description: Matches over all pages.}
                 totalPages: {type: integer, minimum: 0, description: "ceil(totalCount / limit)"}
+                nextCursor:
+                  type: string
+                  description: Listing without coordinates only; the cursor of the next page, absent on the last page.
             Animal:
               type: object
               required: [id, name, species, breed, sex, ageMonths, description, photoURL, shelter, location, publishedAt, distanceKm]

@@ -42,7 +42,9 @@ func buildRouter(store: any PetStore) -> Router<BasicRequestContext> {
         }
         let body = PetListResponse(
             animals: page.animals.map(AnimalDTO.init),
-            pagination: .init(page: query.page, limit: query.limit, totalCount: page.totalCount)
+            pagination: .init(
+                page: query.page, limit: query.limit, totalCount: page.totalCount, nextCursor: page.nextCursor?.encoded
+            )
         )
         return try JSONResponse.make(body, headers: HTTPCaching.headers(entityTag: entityTag))
     }

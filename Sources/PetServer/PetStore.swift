@@ -8,7 +8,8 @@ public protocol PetStore: Sendable {
     ///
     /// With a center: only animals within `radiusKm` (great-circle distance, ``GreatCircle``), nearest
     /// first, ties by id, each with `distanceKm` set. Without: all animals, newest `publishedAt` first,
-    /// ties by id, `distanceKm` nil. `totalCount` counts every match over all pages.
+    /// ties by id, `distanceKm` nil, and `nextCursor` set when more follow: with a `cursor`, the page
+    /// starts right after it. `totalCount` counts every match over all pages.
     func animals(matching query: PetQuery) async throws -> PetPage
 
     /// The animal with this id, with `distanceKm` nil; nil when there is none.
@@ -30,10 +31,13 @@ public protocol PetStore: Sendable {
 public struct PetPage: Sendable, Equatable {
     public var animals: [Animal]
     public var totalCount: Int
+    /// The listing without coordinates: where the next page starts; nil on the last page.
+    public var nextCursor: PetCursor?
 
-    public init(animals: [Animal], totalCount: Int) {
+    public init(animals: [Animal], totalCount: Int, nextCursor: PetCursor? = nil) {
         self.animals = animals
         self.totalCount = totalCount
+        self.nextCursor = nextCursor
     }
 }
 

@@ -104,13 +104,36 @@ public struct PostgresPetStore: PetStore {
     private func newest(on connection: PostgresConnection, query: PetQuery) async throws -> PetPage {
         let total = try await count(on: connection)
         guard query.offset < total else { return PetPage(animals: [], totalCount: total) }
-        let rows = try await connection.query("""
-            SELECT \(unescaped: Self.columns) FROM \(unescaped: table)
-            ORDER BY published_at DESC, id LIMIT \(query.limit) OFFSET \(query.offset)
-            """, logger: logger)
+        // One row more than the page, to know whether another follows; after a cursor, as SQLite's.
+        let rows: PostgresRowSequence
+        if let cursor = query.cursor {
+            rows = try await connection.query("""
+                SELECT \(unescaped: Self.columns) FROM \(unescaped: table)
+                WHERE published_at <= \(cursor.publishedAt) AND NOT (published_at = \(cursor.publishedAt) AND id <= \(cursor.id))
+                ORDER BY published_at DESC, id LIMIT \(query.limit + 1)
+                """, logger: logger)
+        } else {
+            rows = try await connection.query("""
+                SELECT \(unescaped: Self.columns) FROM \(unescaped: table)
+                ORDER BY published_at DESC, id LIMIT \(query.limit + 1) OFFSET \(query.offset)
+                """, logger: logger)
+        }
         var animals: [Animal] = []
-        for try await row in rows { animals.append(try Self.animal(from: row, distanceKm: nil)) }
-        return PetPage(animals: animals, totalCount: total)
+        var lastPosition: PetCursor?
+        var hasMore = false
+        for try await row in rows {
+            if animals.count == query.limit {
+                hasMore = true
+                continue
+            }
+            animals.append(try Self.animal(from: row, distanceKm: nil))
+            // Where the next page would start: the stored time exactly, not one that went through Date.
+            let columns = row.makeRandomAccess()
+            lastPosition = PetCursor(
+                publishedAt: try columns["published_at"].decode(Double.self), id: try columns["id"].decode(String.self)
+            )
+        }
+        return PetPage(animals: animals, totalCount: total, nextCursor: hasMore ? lastPosition : nil)
     }
 
     /// Runs `body` on a pooled connection. Fails with ``PostgresPetStoreError/timedOut(url:after:)`` when

@@ -185,12 +185,26 @@ public struct SQLitePetStore: PetStore {
     private static func newest(_ db: Database, query: PetQuery) throws -> PetPage {
         let total = try count(db)
         guard query.offset < total else { return PetPage(animals: [], totalCount: total) }
-        let rows = try Row.fetchAll(
-            db,
-            sql: "SELECT \(columns) FROM pet ORDER BY published_at DESC, id LIMIT ? OFFSET ?",
-            arguments: [query.limit, query.offset]
-        )
-        return PetPage(animals: try rows.map { try animal(from: $0, distanceKm: nil) }, totalCount: total)
+        // One row more than the page, to know whether another follows. After a cursor the index is
+        // entered at its time: rows of that time up to its id are skipped, never counted past.
+        let rows: [Row]
+        if let cursor = query.cursor {
+            rows = try Row.fetchAll(db, sql: """
+                SELECT \(columns) FROM pet
+                WHERE published_at <= ? AND NOT (published_at = ? AND id <= ?)
+                ORDER BY published_at DESC, id LIMIT ?
+                """, arguments: [cursor.publishedAt, cursor.publishedAt, cursor.id, query.limit + 1])
+        } else {
+            rows = try Row.fetchAll(
+                db,
+                sql: "SELECT \(columns) FROM pet ORDER BY published_at DESC, id LIMIT ? OFFSET ?",
+                arguments: [query.limit + 1, query.offset]
+            )
+        }
+        let animals = try rows.prefix(query.limit).map { try animal(from: $0, distanceKm: nil) }
+        let next = rows.count > query.limit
+            ? PetCursor(publishedAt: rows[query.limit - 1]["published_at"], id: rows[query.limit - 1]["id"]) : nil
+        return PetPage(animals: animals, totalCount: total, nextCursor: next)
     }
 
     private static func animal(from row: Row, distanceKm: Double?) throws -> Animal {

@@ -22,6 +22,7 @@ enum PetStoreContract: String, CaseIterable, Sendable, CustomTestStringConvertib
     case givenDuplicateIdInBatch_whenInserting_thenNothingIsStored
     case givenAnimalBreakingAFieldRule_whenInserting_thenRefusedNamingItAndNothingIsStored
     case givenInserts_whenCountingAndVersioning_thenBothFollowEveryAdditionAndNothingElse
+    case givenTiedPublicationTimes_whenPagingByCursor_thenPagesPartitionTheNewestFirstListing
     case givenRandomWorldwideAnimals_whenSearchingAnywhere_thenSameAsBruteForce
 
     var testDescription: String { rawValue }
@@ -202,6 +203,34 @@ enum PetStoreContract: String, CaseIterable, Sendable, CustomTestStringConvertib
             let afterSecond = try await store.dataVersion()
             #expect(afterSecond != afterFirst)
             #expect(try await store.animals(matching: PetQuery()).totalCount == 3)
+
+        case .givenTiedPublicationTimes_whenPagingByCursor_thenPagesPartitionTheNewestFirstListing:
+            // 23 animals over 5 publication times (many ties, broken by id), some with fractional seconds.
+            let animals = try (0..<23).map { index in
+                try PetFixtures.animal(
+                    "pet-\(String(index * 7 % 23, radix: 36))", lat: 10, lon: Double(index) / 10,
+                    publishedAt: Date(timeIntervalSince1970: 1_700_000_000.123_456 + Double(index % 5) * 0.25)
+                )
+            }
+            try await store.insert(animals)
+            let whole = try await store.animals(matching: PetQuery(limit: 100))
+            #expect(whole.nextCursor == nil)
+            var seen: [String] = []
+            var cursor: PetCursor?
+            var pages = 0
+            repeat {
+                let page = try await store.animals(matching: PetQuery(limit: 4, cursor: cursor))
+                #expect(page.totalCount == 23)
+                seen += page.animals.map(\.id)
+                cursor = page.nextCursor
+                pages += 1
+            } while cursor != nil && pages < 10
+            #expect(pages == 6)
+            #expect(seen == whole.animals.map(\.id))
+            // A numbered page says where the next one starts too, and the two ways agree.
+            let second = try await store.animals(matching: PetQuery(limit: 4, page: 2))
+            let third = try await store.animals(matching: PetQuery(limit: 4, cursor: second.nextCursor))
+            #expect(third.animals.map(\.id) == Array(whole.animals.map(\.id)[8..<12]))
 
         case .givenRandomWorldwideAnimals_whenSearchingAnywhere_thenSameAsBruteForce:
             try await Self.compareWithBruteForce(store)
