@@ -19,16 +19,28 @@ enum HTTPCaching {
         "\"v\(version)-\(String(fnv1a64(key), radix: 16))\""
     }
 
-    /// Whether `If-None-Match` names `entityTag` (or is `*`). The comparison is the weak one RFC 9110
-    /// prescribes for `If-None-Match`: a `W/` prefix is ignored.
-    static func isNotModified(ifNoneMatch: String?, entityTag: String) -> Bool {
-        guard let ifNoneMatch else { return false }
-        return ifNoneMatch.split(separator: ",").contains { candidate in
+    /// What an `If-None-Match` header says about a resource whose current tag is `entityTag`.
+    enum Match {
+        /// No header, or no tag in it is current: answer in full.
+        case none
+        /// It names the current tag: `304`.
+        case tag
+        /// It is `*`: `304` if the resource exists (RFC 9110: `*` matches any current representation,
+        /// and a pet that does not exist has none), otherwise answer as without the header.
+        case any
+    }
+
+    /// Compares as RFC 9110 prescribes for `If-None-Match`: weakly, a `W/` prefix ignored.
+    static func match(ifNoneMatch: String?, entityTag: String) -> Match {
+        guard let ifNoneMatch else { return .none }
+        var sawAny = false
+        for candidate in ifNoneMatch.split(separator: ",") {
             var tag = candidate.trimmingCharacters(in: .whitespaces)
-            if tag == "*" { return true }
+            if tag == "*" { sawAny = true }
             if tag.hasPrefix("W/") { tag.removeFirst(2) }
-            return tag == entityTag
+            if tag == entityTag { return .tag }
         }
+        return sawAny ? .any : .none
     }
 
     /// The caching headers of a `200` (or `304`) for `entityTag`.

@@ -33,7 +33,6 @@ enum OpenAPIDocument {
                   schema:
                     type: object
                     required: [lat, lon]
-                    additionalProperties: false
                     properties:
                       lat: {type: number, minimum: -90, maximum: 90}
                       lon: {type: number, minimum: -180, maximum: 180}
@@ -45,7 +44,7 @@ enum OpenAPIDocument {
                 - name: page
                   in: query
                   description: 1-based page number.
-                  schema: {type: integer, minimum: 1, default: 1}
+                  schema: {type: integer, minimum: 1, maximum: 9223372036854775807, default: 1}
                 - name: cursor
                   in: query
                   description: |

@@ -28,8 +28,8 @@ func buildRouter(store: any PetStore) -> Router<BasicRequestContext> {
         }
         let key = "/api/pets?" + query.queryItems.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
         let entityTag = HTTPCaching.entityTag(version: try await store.dataVersion(), key: key)
-        if HTTPCaching.isNotModified(ifNoneMatch: request.headers[.ifNoneMatch], entityTag: entityTag) {
-            return HTTPCaching.notModified(entityTag: entityTag)
+        if HTTPCaching.match(ifNoneMatch: request.headers[.ifNoneMatch], entityTag: entityTag) != .none {
+            return HTTPCaching.notModified(entityTag: entityTag)  // a listing always exists
         }
         let page = try await store.animals(matching: query)
         if query.center != nil {
@@ -52,10 +52,11 @@ func buildRouter(store: any PetStore) -> Router<BasicRequestContext> {
     router.get("/api/pets/:id") { request, context in
         let id = context.parameters.get("id") ?? ""
         let entityTag = HTTPCaching.entityTag(version: try await store.dataVersion(), key: "/api/pets/" + id)
-        if HTTPCaching.isNotModified(ifNoneMatch: request.headers[.ifNoneMatch], entityTag: entityTag) {
-            return HTTPCaching.notModified(entityTag: entityTag)
-        }
-        guard let animal = try await store.animal(id: id) else {
+        let match = HTTPCaching.match(ifNoneMatch: request.headers[.ifNoneMatch], entityTag: entityTag)
+        if match == .tag { return HTTPCaching.notModified(entityTag: entityTag) }  // no lookup needed
+        let found = try await store.animal(id: id)
+        if match == .any, found != nil { return HTTPCaching.notModified(entityTag: entityTag) }
+        guard let animal = found else {
             return JSONResponse.error(.notFound, code: "not_found", message: "no pet with id \"\(id.prefix(128))\"")
         }
         return try JSONResponse.make(AnimalDTO(animal), headers: HTTPCaching.headers(entityTag: entityTag))

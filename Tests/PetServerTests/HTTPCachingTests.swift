@@ -87,6 +87,8 @@ import Testing
             let answer = try await get(client, "/api/pets/nope")
             #expect(answer.status == .notFound)
             #expect(answer.cacheControl == nil)
+            // `*` matches a current representation only, and a pet that does not exist has none.
+            #expect(try await get(client, "/api/pets/nope", ifNoneMatch: "*").status == .notFound)
         }
     }
 }
