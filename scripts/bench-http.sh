@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# The pets API under load, measured by wrk on loopback (petspot's own HTTP client would measure
+# itself more than the server):
+#
+#     scripts/bench-http.sh [--pets N] [--duration SECONDS] [--connections C] [--threads T] [--binary PATH]
+#
+# Builds petspot in release mode (unless --binary names one), seeds N demo pets (default 1,000,000)
+# into a temporary SQLite file, serves it on a free port on 127.0.0.1, then drives each kind of
+# request with `wrk -t T -c C -d SECONDS --latency` (defaults 2, 16, 10), one kind after another:
+#
+#   health       GET /health: the server's floor (routing, JSON, HTTP), the ratios' denominator
+#   listing      GET /api/pets: the listing without coordinates, as everyone without location gets it
+#   revalidate   GET /api/pets with If-None-Match of its current ETag: 304 Not Modified
+#   nearby       GET /api/pets?lat=…&lon=… from random points around the demo cities, 2 decimals, no
+#                If-None-Match, so nothing is served from a cache
+#
+# and prints requests/s, p50 and p99 latency per kind and each kind's ratio to health in the same run.
+# Needs wrk (Debian: apt-get install wrk) and python3. wrk and the server share this machine's cores:
+# compare ratios, not absolute figures, across machines. Numbers go to standard output; progress to
+# standard error.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+pets=1000000 duration=10 connections=16 threads=2 binary=""
+while (($#)); do
+    case "$1" in
+        --pets) pets="$2"; shift 2 ;;
+        --duration) duration="$2"; shift 2 ;;
+        --connections) connections="$2"; shift 2 ;;
+        --threads) threads="$2"; shift 2 ;;
+        --binary) binary="$2"; shift 2 ;;
+        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "bench-http: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    esac
+done
+[[ "$pets" =~ ^[1-9][0-9]*$ ]] || { echo "bench-http: --pets must be a whole number ≥ 1, not \"$pets\"" >&2; exit 2; }
+[[ "$duration" =~ ^[1-9][0-9]*$ ]] || { echo "bench-http: --duration must be whole seconds ≥ 1, not \"$duration\"" >&2; exit 2; }
+command -v wrk >/dev/null || { echo "bench-http: wrk not found (Debian: apt-get install wrk)" >&2; exit 2; }
+
+if [[ -z "$binary" ]]; then
+    echo "== release build" >&2
+    swift build -c release --product petspot >&2
+    binary="$(swift build -c release --show-bin-path)/petspot"
+fi
+
+work="$(mktemp -d)"
+server=""
+cleanup() {
+    [[ -n "$server" ]] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "== seeding $pets demo pets" >&2
+"$binary" seed --demo "$pets" --database "$work/pets.sqlite" >&2
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+"$binary" serve --port "$port" --database "$work/pets.sqlite" > "$work/server.log" 2>&1 &
+server=$!
+base="http://127.0.0.1:$port"
+for _ in $(seq 1 100); do
+    curl -sf "$base/health" >/dev/null 2>&1 && break
+    sleep 0.1
+done
+curl -sf "$base/health" >/dev/null || { echo "bench-http: the server did not come up:" >&2; cat "$work/server.log" >&2; exit 1; }
+
+etag="$(curl -s -D - -o /dev/null "$base/api/pets" | tr -d '\r' | awk 'tolower($1) == "etag:" { print $2 }')"
+[[ -n "$etag" ]] || { echo "bench-http: GET /api/pets sent no ETag" >&2; exit 1; }
+
+# Random points around the demo cities (the centres in Sources/PetServer/DemoCity.swift), rounded to
+# 2 decimals as the app sends them; the same sequence on every run.
+python3 - "$work/nearby.lua" <<'PY'
+import random, re, sys
+source = open("Sources/PetServer/DemoCity.swift", encoding="utf-8").read()
+cities = [(float(lat), float(lon)) for lat, lon in re.findall(r"lat: (-?[\d.]+), lon: (-?[\d.]+)", source)]
+if not cities:
+    sys.exit("bench-http: no demo cities found in DemoCity.swift")
+rng = random.Random(7)
+paths = []
+for _ in range(4096):
+    lat, lon = rng.choice(cities)
+    paths.append(f"/api/pets?lat={lat + rng.uniform(-0.3, 0.3):.2f}&lon={lon + rng.uniform(-0.3, 0.3):.2f}")
+with open(sys.argv[1], "w") as out:
+    out.write("local paths = {\n" + ",\n".join(f'  "{p}"' for p in paths) + "\n}\n")
+    out.write("local i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format(\"GET\", paths[i])\nend\n")
+PY
+
+measure() { # KIND PATH [wrk options...]
+    local kind="$1" path="$2"
+    shift 2
+    echo "== $kind" >&2
+    wrk -t "$threads" -c "$connections" -d "${duration}s" --latency "$@" "$base$path" > "$work/$kind.txt"
+    python3 - "$kind" "$work/$kind.txt" >> "$work/results.tsv" <<'PY'
+import re, sys
+kind, text = sys.argv[1], open(sys.argv[2]).read()
+def ms(label):
+    match = re.search(rf"^\s*{label}\s+([\d.]+)(us|ms|s)\s*$", text, re.M)
+    if not match:
+        return float("nan")
+    value, unit = float(match.group(1)), match.group(2)
+    return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
+rate = re.search(r"Requests/sec:\s+([\d.]+)", text)
+errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
+print(f"{kind}\t{float(rate.group(1)) if rate else float('nan')}\t{ms('50%')}\t{ms('99%')}\t{errors.group(1) if errors else 0}")
+PY
+}
+
+: > "$work/results.tsv"
+measure health /health
+measure listing /api/pets
+measure revalidate /api/pets -H "If-None-Match: $etag"
+measure nearby /api/pets -s "$work/nearby.lua"
+
+python3 - "$work/results.tsv" "$pets" "$threads" "$connections" "$duration" <<'PY'
+import sys
+rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1]) if line.strip()]
+pets, threads, connections, duration = sys.argv[2:]
+health = float(rows[0][1])
+print(f"petspot HTTP, {int(pets):,} pets (SQLite), wrk -t{threads} -c{connections} -d{duration}s on loopback")
+print(f"{'kind':<12}{'requests/s':>12}{'p50 ms':>9}{'p99 ms':>9}{'vs health':>11}{'errors':>8}")
+for kind, rate, p50, p99, errors in rows:
+    rate = float(rate)
+    print(f"{kind:<12}{rate:>12,.0f}{float(p50):>9.2f}{float(p99):>9.2f}{rate / health:>11.3f}{int(errors):>8}")
+PY
+if awk -F'\t' '$5 > 0 { bad = 1 } END { exit !bad }' "$work/results.tsv"; then
+    echo "bench-http: some answers were errors (see the errors column)" >&2
+    exit 1
+fi
