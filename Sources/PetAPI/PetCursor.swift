@@ -1,13 +1,15 @@
-import Foundation
-
 /// Where the next page of the listing without coordinates starts: the publication time and id of the
 /// last animal of the page before (the listing's order is newest first, ties by id). A store continues
 /// from it through its newest-first index, so a deep page costs what the first one does, where
-/// `page=N` costs O(N · limit). Opaque on the wire (``encoded``): a client sends back the
-/// `nextCursor` it was given.
+/// `page=N` costs O(N · limit).
+///
+/// On the wire (``encoded``) it is the time in seconds since 1970 as a decimal number, `~`, and the
+/// id: `1767225600.5~demo-000042`. Any such text is a position in the listing's order, so every cursor
+/// the API document allows is one the server accepts; a client normally sends back the `nextCursor`
+/// it was given.
 public struct PetCursor: Sendable, Equatable, Hashable {
     /// Seconds since 1970, exactly as stored (taken from the stored column, not through `Date`, whose
-    /// arithmetic from 2001 could move it by a bit).
+    /// arithmetic from 2001 could move it by a bit). May be infinite in a cursor a client wrote.
     public var publishedAt: Double
     public var id: String
 
@@ -16,28 +18,49 @@ public struct PetCursor: Sendable, Equatable, Hashable {
         self.id = id
     }
 
-    /// URL-safe base64 (no padding) of the time's 64 bits in hex and the id.
+    /// The shortest decimal text that reads back as the same time to the last bit, then `~` and the id.
     public var encoded: String {
-        let text = String(publishedAt.bitPattern, radix: 16) + ":" + id
-        return Data(text.utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        "\(publishedAt)~\(id)"
     }
 
-    /// Reads a cursor made by ``encoded``; nil for anything else.
+    /// Reads `<decimal number>~<id>`; nil when the number is not a plain decimal (digits, one point, an
+    /// exponent) or the id is empty.
     public init?(encoded: String) {
-        guard encoded.count <= 400, encoded.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
-        else { return nil }
-        var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
-              let colon = text.firstIndex(of: ":"),
-              let bits = UInt64(text[..<colon], radix: 16)
-        else { return nil }
-        let publishedAt = Double(bitPattern: bits)
-        let id = String(text[text.index(after: colon)...])
-        guard publishedAt.isFinite, !id.isEmpty else { return nil }
+        // By Unicode scalars: an id may begin with a mark that would join `~` into one Character.
+        let scalars = encoded.unicodeScalars
+        guard let separator = scalars.firstIndex(of: "~") else { return nil }
+        let number = Substring(String(scalars[..<separator]))
+        let id = String(scalars[scalars.index(after: separator)...])
+        guard !id.isEmpty, Self.isPlainDecimal(number), let publishedAt = Double(number), !publishedAt.isNaN else {
+            return nil
+        }
         self.init(publishedAt: publishedAt, id: id)
     }
+
+    /// `-?digits[.digits][e[+-]digits]`: what JSON calls a number (Swift's `Double(_:)` also reads
+    /// `inf`, `nan` and hexadecimal, which a cursor never holds).
+    private static func isPlainDecimal(_ text: Substring) -> Bool {
+        var rest = text[...]
+        if rest.first == "-" { rest = rest.dropFirst() }
+        let integer = rest.prefix(while: \.isASCIIDigit)
+        guard !integer.isEmpty else { return false }
+        rest = rest.dropFirst(integer.count)
+        if rest.first == "." {
+            let fraction = rest.dropFirst().prefix(while: \.isASCIIDigit)
+            guard !fraction.isEmpty else { return false }
+            rest = rest.dropFirst(1 + fraction.count)
+        }
+        if rest.first == "e" || rest.first == "E" {
+            rest = rest.dropFirst()
+            if rest.first == "+" || rest.first == "-" { rest = rest.dropFirst() }
+            let exponent = rest.prefix(while: \.isASCIIDigit)
+            guard !exponent.isEmpty else { return false }
+            rest = rest.dropFirst(exponent.count)
+        }
+        return rest.isEmpty
+    }
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }

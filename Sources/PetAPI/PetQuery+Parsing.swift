@@ -55,17 +55,20 @@ extension PetQuery {
         if let page = first["page"] {
             query.page = try integer(page, name: "page", range: 1...Int.max, rangeText: "of at least 1")
         }
+        // The cursor pages the listing without coordinates, and takes the place of page there; a nearby
+        // listing pages by number and ignores a well-formed one (the API document cannot say "not
+        // together"). A malformed one is refused either way.
         if let cursor = first["cursor"] {
-            guard query.center == nil else {
-                throw PetQueryError(parameter: "cursor", message: "cursor pages the listing without lat and lon; nearby pages use page")
-            }
-            guard first["page"] == nil else {
-                throw PetQueryError(parameter: "cursor", message: "cursor and page exclude each other: send the nextCursor of the page before, or a page number")
-            }
             guard let position = PetCursor(encoded: cursor) else {
-                throw PetQueryError(parameter: "cursor", message: "cursor must be the nextCursor of an earlier page (was \"\(cursor.prefix(40))\")")
+                throw PetQueryError(
+                    parameter: "cursor",
+                    message: "cursor must be a nextCursor: a decimal time, ~ and an id (was \"\(cursor.prefix(40))\")"
+                )
             }
-            query.cursor = position
+            if query.center == nil {
+                query.cursor = position
+                query.page = 1
+            }
         }
         return query
     }

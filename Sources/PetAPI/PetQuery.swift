@@ -14,8 +14,8 @@ public struct PetQuery: Sendable, Equatable {
     public var limit: Int
     /// 1-based page number.
     public var page: Int
-    /// Continue the listing without coordinates after this position (keyset paging); excludes
-    /// ``center`` and a ``page`` other than 1.
+    /// Continue the listing without coordinates after this position (keyset paging); only without a
+    /// ``center``, and in place of ``page``.
     public var cursor: PetCursor?
 
     public init(

@@ -48,10 +48,11 @@ enum OpenAPIDocument {
                 - name: cursor
                   in: query
                   description: |
-                    The listing without coordinates only: continue after the page that returned this
+                    The listing without coordinates: continue after the page that returned this
                     pagination.nextCursor (keyset paging, as cheap on the thousandth page as on the first).
-                    Not together with lat/lon or page; anything but a nextCursor the server gave is refused.
-                  schema: {type: string, pattern: "^[A-Za-z0-9_-]{1,400}$"}
+                    It is a position: the publication time in seconds since 1970 as a decimal number, ~,
+                    and an id. It takes the place of page; a nearby listing (lat and lon) ignores it.
+                  schema: {type: string, pattern: "^-?[0-9]{1,20}([.][0-9]{1,20})?([eE][-+]?[0-9]{1,3})?~.{1,128}$"}
                 - $ref: "#/components/parameters/IfNoneMatch"
               responses:
                 "200":
