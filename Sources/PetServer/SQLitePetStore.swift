@@ -16,6 +16,9 @@ public struct SQLitePetStore: PetStore {
     /// Opens (creating and migrating if needed) the database at `path`.
     public init(path: String) throws {
         var configuration = Configuration()
+        // Servers, `seed` and `import` may share the file: a writer (a migration, an import) waits for
+        // another's lock instead of failing at once with "database is locked".
+        configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             // Nearby queries touch R*Tree nodes and rows all over the file: map it into memory and keep
@@ -25,9 +28,31 @@ public struct SQLitePetStore: PetStore {
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        self.pool = try DatabasePool(path: path, configuration: configuration)
+        // Opening switches the file to WAL and migrating checks, then applies, the migrations: neither
+        // is atomic across processes, so processes opening one file take turns (two servers started
+        // at once, or a server and `petspot import`).
+        let pool = try Self.whileHoldingOpenLock(path: path) {
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(pool)
+            return pool
+        }
+        self.pool = pool
         self.path = path
-        try Self.migrator.migrate(pool)
+    }
+
+    /// Runs `body` holding an exclusive `flock` on `<path>.lock`, which is created if needed.
+    private static func whileHoldingOpenLock<T>(path: String, _ body: () throws -> T) throws -> T {
+        let descriptor = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path + ".lock"])
+        }
+        defer { close(descriptor) }  // also releases the lock
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                throw CocoaError(.fileLocking, userInfo: [NSFilePathErrorKey: path + ".lock"])
+            }
+        }
+        return try body()
     }
 
     private static var migrator: DatabaseMigrator {

@@ -24,6 +24,20 @@ import Testing
         #expect(nearby.animals.map(\.id) == ["survivor"])
     }
 
+    @Test func givenOneNewFile_whenEightStoresOpenItAtOnce_thenEveryOneMigratesOrWaitsAndNoneFails() async throws {
+        let path = PetFixtures.temporaryDatabasePath()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    let store = try SQLitePetStore(path: path)
+                    try await store.insert([try PetFixtures.animal("pet-\(index)", lat: 1, lon: 1)])
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await SQLitePetStore(path: path).count() == 8)
+    }
+
     @Test func givenNewDatabase_whenOpened_thenItIsInWALMode() async throws {
         let path = PetFixtures.temporaryDatabasePath()
         let store = try SQLitePetStore(path: path)
