@@ -174,7 +174,7 @@ let package = Package(
         .testTarget(
             name: "PetServerTests",
             dependencies: [
-                "PetServer", "PetAPI", "PetSpotDomain", logging,
+                "PetServer", "PetAPI", "PetSpotDomain", "DeviceSimulator", logging,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -29,7 +29,11 @@ public func buildApplication(
         services.append(opened.client)
     }
     var app = Application(
-        router: buildRouter(store: store),
+        router: buildRouter(
+            store: store,
+            versions: DataVersionMonitor(store: store, interval: configuration.dataVersionInterval, clock: ContinuousClock()),
+            cache: ResponseCache(capacity: configuration.responseCacheEntries)
+        ),
         configuration: ApplicationConfiguration(
             address: .hostname(configuration.host, port: configuration.port),
             serverName: "PetSpot"

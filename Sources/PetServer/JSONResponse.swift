@@ -6,10 +6,14 @@ import PetAPI
 /// Responses with a JSON body in the wire conventions of ``PetAPICoding``.
 enum JSONResponse {
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = HTTPFields()) throws -> Response {
-        let data = try PetAPICoding.makeEncoder().encode(value)
+        make(body: ByteBuffer(bytes: try PetAPICoding.makeEncoder().encode(value)), status: status, headers: headers)
+    }
+
+    /// A response whose body is already JSON (``PetListResponse/jsonBytes()``, a cached page).
+    static func make(body: ByteBuffer, status: HTTPResponse.Status = .ok, headers: HTTPFields = HTTPFields()) -> Response {
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
     }
 
     static func error(_ status: HTTPResponse.Status, code: String, parameter: String? = nil, message: String) -> Response {

@@ -1,10 +1,14 @@
 import Hummingbird
 import Logging
+import NIOCore
 import PetAPI
 import PetSpotDomain
 
-/// The routes of the pets API. Every handler answers JSON; see `docs/api.md`.
-func buildRouter(store: any PetStore) -> Router<BasicRequestContext> {
+/// The routes of the pets API. Every handler answers JSON; see `docs/api.md`. `versions` gives the data
+/// version the `ETag`s are made of; `cache` keeps encoded listing pages per data version.
+func buildRouter(
+    store: any PetStore, versions: DataVersionMonitor<some Clock<Duration>>, cache: ResponseCache
+) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
     router.middlewares.add(JSONErrorMiddleware())
 
@@ -27,9 +31,13 @@ func buildRouter(store: any PetStore) -> Router<BasicRequestContext> {
             return JSONResponse.error(.badRequest, code: "invalid_parameter", parameter: error.parameter, message: error.message)
         }
         let key = "/api/pets?" + query.queryItems.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
-        let entityTag = HTTPCaching.entityTag(version: try await store.dataVersion(), key: key)
+        let version = try await versions.current()
+        let entityTag = HTTPCaching.entityTag(version: version, key: key)
         if HTTPCaching.match(ifNoneMatch: request.headers[.ifNoneMatch], entityTag: entityTag) != .none {
             return HTTPCaching.notModified(entityTag: entityTag)  // a listing always exists
+        }
+        if let body = cache.body(version: version, path: key) {
+            return JSONResponse.make(body: body, headers: HTTPCaching.headers(entityTag: entityTag))
         }
         let page = try await store.animals(matching: query)
         if query.center != nil {
@@ -40,18 +48,20 @@ func buildRouter(store: any PetStore) -> Router<BasicRequestContext> {
         } else {
             context.logger.info("listing query", metadata: ["count": "\(page.animals.count)", "totalCount": "\(page.totalCount)"])
         }
-        let body = PetListResponse(
+        let response = PetListResponse(
             animals: page.animals.map(AnimalDTO.init),
             pagination: .init(
                 page: query.page, limit: query.limit, totalCount: page.totalCount, nextCursor: page.nextCursor?.encoded
             )
         )
-        return try JSONResponse.make(body, headers: HTTPCaching.headers(entityTag: entityTag))
+        let body = ByteBuffer(bytes: try response.jsonBytes())
+        cache.store(body, version: version, path: key)
+        return JSONResponse.make(body: body, headers: HTTPCaching.headers(entityTag: entityTag))
     }
 
     router.get("/api/pets/:id") { request, context in
         let id = context.parameters.get("id") ?? ""
-        let entityTag = HTTPCaching.entityTag(version: try await store.dataVersion(), key: "/api/pets/" + id)
+        let entityTag = HTTPCaching.entityTag(version: try await versions.current(), key: "/api/pets/" + id)
         let match = HTTPCaching.match(ifNoneMatch: request.headers[.ifNoneMatch], entityTag: entityTag)
         if match == .tag { return HTTPCaching.notModified(entityTag: entityTag) }  // no lookup needed
         let found = try await store.animal(id: id)
@@ -59,7 +69,9 @@ func buildRouter(store: any PetStore) -> Router<BasicRequestContext> {
         guard let animal = found else {
             return JSONResponse.error(.notFound, code: "not_found", message: "no pet with id \"\(id.prefix(128))\"")
         }
-        return try JSONResponse.make(AnimalDTO(animal), headers: HTTPCaching.headers(entityTag: entityTag))
+        return JSONResponse.make(
+            body: ByteBuffer(bytes: try AnimalDTO(animal).jsonBytes()), headers: HTTPCaching.headers(entityTag: entityTag)
+        )
     }
     return router
 }

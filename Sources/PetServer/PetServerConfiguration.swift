@@ -16,19 +16,31 @@ public struct PetServerConfiguration: Sendable {
     /// How many demo animals an empty database receives; 0 leaves it empty.
     public var demoPetsWhenEmpty: Int
     public var logLevel: Logger.Level
+    /// How many encoded listing pages the server keeps (``ResponseCache``); 0 switches the cache off.
+    public var responseCacheEntries: Int
+    /// How long the server may answer with the data version it read last (``DataVersionMonitor``):
+    /// a change made by another process or replica is seen within this time. Zero reads it every time.
+    public var dataVersionInterval: Duration
+
+    public static let defaultResponseCacheEntries = 1024
+    public static let defaultDataVersionInterval = Duration.seconds(1)
 
     public init(
         host: String = "127.0.0.1",
         port: Int = 8080,
         database: String = defaultDatabasePath,
         demoPetsWhenEmpty: Int = defaultDemoPetCount,
-        logLevel: Logger.Level = .info
+        logLevel: Logger.Level = .info,
+        responseCacheEntries: Int = defaultResponseCacheEntries,
+        dataVersionInterval: Duration = defaultDataVersionInterval
     ) {
         self.host = host
         self.port = port
         self.database = database
         self.demoPetsWhenEmpty = demoPetsWhenEmpty
         self.logLevel = logLevel
+        self.responseCacheEntries = responseCacheEntries
+        self.dataVersionInterval = dataVersionInterval
     }
 
     /// The server's logger, at ``logLevel``.

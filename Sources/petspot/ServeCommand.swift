@@ -23,12 +23,30 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "SQLite database file, or postgres://USER@HOST:PORT/DATABASE for PostgreSQL with PostGIS (default: ./\(PetServerConfiguration.defaultDatabasePath)).")
     var database = PetServerConfiguration.defaultDatabasePath
 
+    @Option(help: "How many encoded listing pages to keep in memory, per data version; 0 switches the response cache off.")
+    var responseCacheEntries = PetServerConfiguration.defaultResponseCacheEntries
+
+    @Option(help: ArgumentHelp(
+        "How long, in milliseconds, the server may use the data version it read last.",
+        discussion: "ETags and the response cache follow it: a change made by another process or replica is seen within this time. 0 reads it on every request."
+    ))
+    var dataVersionIntervalMs = Int(PetServerConfiguration.defaultDataVersionInterval.components.seconds * 1000)
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard responseCacheEntries >= 0 else {
+            throw ValidationError("--response-cache-entries must be 0 or more, not \(responseCacheEntries)")
+        }
+        guard (0...3_600_000).contains(dataVersionIntervalMs) else {
+            throw ValidationError("--data-version-interval-ms must be between 0 and 3600000, not \(dataVersionIntervalMs)")
+        }
     }
 
     func run() async throws {
-        let configuration = PetServerConfiguration(host: host, port: port, database: database)
+        let configuration = PetServerConfiguration(
+            host: host, port: port, database: database,
+            responseCacheEntries: responseCacheEntries, dataVersionInterval: .milliseconds(dataVersionIntervalMs)
+        )
         try await buildApplication(configuration: configuration).runService()
     }
 }

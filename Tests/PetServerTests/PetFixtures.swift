@@ -34,12 +34,17 @@ enum PetFixtures {
     }
 
     /// The server of ``buildApplication(configuration:onServerRunning:)`` over a new SQLite file holding
-    /// exactly `animals`.
-    static func application(_ animals: [Animal], path: String = temporaryDatabasePath()) async throws -> some ApplicationProtocol {
+    /// exactly `animals`, with the response cache on. It reads the data version on every request, so
+    /// that a test sees a change at once (``DataVersionMonitorTests`` covers the interval).
+    static func application(
+        _ animals: [Animal], path: String = temporaryDatabasePath(),
+        responseCacheEntries: Int = PetServerConfiguration.defaultResponseCacheEntries
+    ) async throws -> some ApplicationProtocol {
         if !animals.isEmpty { try await SQLitePetStore(path: path).insert(animals) }
-        return try await buildApplication(
-            configuration: PetServerConfiguration(port: 0, database: path, demoPetsWhenEmpty: 0, logLevel: .error)
-        )
+        return try await buildApplication(configuration: PetServerConfiguration(
+            port: 0, database: path, demoPetsWhenEmpty: 0, logLevel: .error,
+            responseCacheEntries: responseCacheEntries, dataVersionInterval: .zero
+        ))
     }
 
     static func sqliteStore(_ animals: [Animal] = []) async throws -> SQLitePetStore {
