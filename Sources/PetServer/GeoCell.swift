@@ -34,10 +34,10 @@ struct GeoCell: Hashable, Sendable {
     var minLon: Double { Double(column) / Self.cellsPerDegree - 180 }
     var maxLon: Double { Double(column + 1) / Self.cellsPerDegree - 180 }
 
-    /// Where the cell lies relative to a circle: its centre's distance ± the farthest corner from the
-    /// centre bounds the distance of every point inside (triangle inequality; cells are far smaller than
-    /// a hemisphere, so the farthest point of a cell from its centre is a corner).
-    func position(fromLat lat: Double, lon: Double, radiusKm: Double) -> Position {
+    /// The distances from a point within which every point of the cell lies: its centre's distance ±
+    /// the farthest corner from the centre (triangle inequality; cells are far smaller than a
+    /// hemisphere, so the farthest point of a cell from its centre is a corner).
+    func distanceBounds(fromLat lat: Double, lon: Double) -> ClosedRange<Double> {
         let centerLat = (minLat + maxLat) / 2
         let centerLon = (minLon + maxLon) / 2
         let halfDiagonal = max(
@@ -45,8 +45,18 @@ struct GeoCell: Hashable, Sendable {
             GreatCircle.distanceKm(lat1: centerLat, lon1: centerLon, lat2: maxLat, lon2: minLon)
         ) + 1e-6
         let distance = GreatCircle.distanceKm(lat1: lat, lon1: lon, lat2: centerLat, lon2: centerLon)
-        if distance + halfDiagonal < radiusKm - Self.safetyKm { return .inside }
-        if distance - halfDiagonal > radiusKm + Self.safetyKm { return .outside }
+        return max(0, distance - halfDiagonal)...(distance + halfDiagonal)
+    }
+
+    /// Where the cell lies relative to a circle.
+    func position(fromLat lat: Double, lon: Double, radiusKm: Double) -> Position {
+        position(of: distanceBounds(fromLat: lat, lon: lon), radiusKm: radiusKm)
+    }
+
+    /// Where the cell lies relative to a circle, given its ``distanceBounds(fromLat:lon:)`` from the centre.
+    func position(of bounds: ClosedRange<Double>, radiusKm: Double) -> Position {
+        if bounds.upperBound < radiusKm - Self.safetyKm { return .inside }
+        if bounds.lowerBound > radiusKm + Self.safetyKm { return .outside }
         return .boundary
     }
 

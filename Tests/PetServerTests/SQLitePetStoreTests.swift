@@ -38,6 +38,22 @@ import Testing
         #expect(try await SQLitePetStore(path: path).count() == 8)
     }
 
+    @Test func givenANearbyQueryAnswered_whenAnotherProcessAddsPetsNearby_thenTheNextQueryCountsAndRanksThem() async throws {
+        let path = PetFixtures.temporaryDatabasePath()
+        let server = try SQLitePetStore(path: path)
+        try await server.insert([try PetFixtures.animal("far", lat: 52.30, lon: 21.01)])
+        let query = PetQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01))
+        #expect(try await server.animals(matching: query).animals.map(\.id) == ["far"])
+        // `petspot import` in another process: its own connection to the same file.
+        try await SQLitePetStore(path: path).insert([
+            try PetFixtures.animal("near", lat: 52.231, lon: 21.01),
+            try PetFixtures.animal("elsewhere", lat: -33.87, lon: 151.21),
+        ])
+        let after = try await server.animals(matching: query)
+        #expect(after.animals.map(\.id) == ["near", "far"])
+        #expect(after.totalCount == 2)
+    }
+
     @Test func givenNewDatabase_whenOpened_thenItIsInWALMode() async throws {
         let path = PetFixtures.temporaryDatabasePath()
         let store = try SQLitePetStore(path: path)

@@ -1,0 +1,208 @@
+import Foundation
+import GRDB
+import PetSpotDomain
+import Synchronization
+
+/// Every stored pet's position, in memory, grouped by 0.05° ``GeoCell``: what ``SQLitePetStore``
+/// counts and ranks a nearby query with, so that the database is read only for the page's own rows.
+///
+/// Each point also keeps its unit vector on the sphere. Comparing the dot product of two unit vectors
+/// with the cosine of the radius decides "within the radius?" with a few multiplications instead of
+/// the haversine's five trigonometric calls; only points within ``dotMargin`` of the rim (centimetres)
+/// are decided by ``GreatCircle/distanceKm(lat1:lon1:lat2:lon2:)`` itself, so every answer is the
+/// haversine's. Ranking works the same way: dot products pick the candidates, haversine distances
+/// order them. About 48 bytes per pet: 48 MB for a million.
+struct PositionIndex: Sendable {
+    struct Point: Sendable {
+        var seq: Int64
+        var lat: Double
+        var lon: Double
+        var x: Double
+        var y: Double
+        var z: Double
+
+        init(seq: Int64, lat: Double, lon: Double) {
+            self.seq = seq
+            self.lat = lat
+            self.lon = lon
+            (x, y, z) = PositionIndex.unitVector(lat: lat, lon: lon)
+        }
+    }
+
+    /// What a nearby query needs from the index.
+    struct Nearest {
+        /// Pets within the radius.
+        var totalCount: Int
+        /// Exact distances of the pets that can take the first `needed` places once ties are broken
+        /// by id (``NearbyRanking/leading(_:)``).
+        var leading: [NearbyRanking<Int64>.Candidate]
+    }
+
+    /// The store's data version this index reflects.
+    var version: Int
+    private(set) var count = 0
+    /// The highest `seq` held: rows are only ever appended, so newer rows have higher ones.
+    private(set) var lastSeq: Int64 = 0
+    private var cells: [GeoCell: [Point]] = [:]
+
+    /// Dot products of unit vectors are within about 1e-15 of the truth; within this margin of the
+    /// rim's cosine (8 cm at 50 km) the haversine decides.
+    static let dotMargin = 1e-10
+
+    init(version: Int) {
+        self.version = version
+    }
+
+    mutating func add(seq: Int64, lat: Double, lon: Double) {
+        cells[GeoCell(lat: lat, lon: lon), default: []].append(Point(seq: seq, lat: lat, lon: lon))
+        count += 1
+        lastSeq = max(lastSeq, seq)
+    }
+
+    static func unitVector(lat: Double, lon: Double) -> (x: Double, y: Double, z: Double) {
+        let radians = Double.pi / 180
+        let cosLat = cos(lat * radians)
+        return (cosLat * cos(lon * radians), cosLat * sin(lon * radians), sin(lat * radians))
+    }
+
+    /// The number of pets within `radiusKm` of `center` and the candidates for the `needed` nearest.
+    func nearest(center: GeoCoordinate, radiusKm: Double, needed: Int) -> Nearest {
+        let (cx, cy, cz) = Self.unitVector(lat: center.latitude, lon: center.longitude)
+        let rimCosine = cos(radiusKm / GreatCircle.earthRadiusKm)
+        func dot(_ point: Point) -> Double { point.x * cx + point.y * cy + point.z * cz }
+        func isWithinRadius(_ point: Point, dot: Double) -> Bool {
+            if dot > rimCosine + Self.dotMargin { return true }
+            if dot < rimCosine - Self.dotMargin { return false }
+            return GreatCircle.distanceKm(
+                lat1: center.latitude, lon1: center.longitude, lat2: point.lat, lon2: point.lon
+            ) <= radiusKm
+        }
+
+        // 1. Count, and keep the cells that hold any match with the nearest distance they allow.
+        var totalCount = 0
+        var touched: [(nearestKm: Double, points: [Point])] = []
+        forEachCell(within: SearchBox.covering(center: center, radiusKm: radiusKm)) { cell, points in
+            let bounds = cell.distanceBounds(fromLat: center.latitude, lon: center.longitude)
+            switch cell.position(of: bounds, radiusKm: radiusKm) {
+            case .outside: return
+            case .inside: totalCount += points.count
+            case .boundary:
+                for point in points where isWithinRadius(point, dot: dot(point)) { totalCount += 1 }
+            }
+            touched.append((bounds.lowerBound, points))
+        }
+        let wanted = min(needed, totalCount)
+        guard wanted > 0 else { return Nearest(totalCount: totalCount, leading: []) }
+
+        // 2. Gather matches cell by cell, nearest cells first, until no further cell can hold a pet
+        //    nearer than the `wanted`-th one gathered.
+        touched.sort { $0.nearestKm < $1.nearestKm }
+        var gathered: [(dot: Double, point: Point)] = []
+        var wantedDot = -Double.infinity  // the dot product of the `wanted`-th nearest so far
+        for cell in touched {
+            if gathered.count >= wanted, cell.nearestKm > Self.distanceKm(dot: wantedDot) + 0.001 { break }
+            for point in cell.points {
+                let pointDot = dot(point)
+                if isWithinRadius(point, dot: pointDot) { gathered.append((pointDot, point)) }
+            }
+            if gathered.count >= wanted {
+                var dots = gathered.map(\.dot)
+                wantedDot = Self.select(&dots, largest: wanted)
+            }
+        }
+
+        // 3. Exact distances for everything that may tie with or beat the `wanted`-th (1 m of slack,
+        //    far beyond the dot products' error), then ties by id as the ranking breaks them.
+        let slackDot = cos(min(Double.pi, (Self.distanceKm(dot: wantedDot) + 0.001) / GreatCircle.earthRadiusKm))
+        var ranking = NearbyRanking<Int64>(radiusKm: radiusKm)
+        for (pointDot, point) in gathered where pointDot >= slackDot {
+            ranking.consider(key: point.seq, distanceKm: GreatCircle.distanceKm(
+                lat1: center.latitude, lon1: center.longitude, lat2: point.lat, lon2: point.lon
+            ))
+        }
+        return Nearest(totalCount: totalCount, leading: ranking.leading(wanted))
+    }
+
+    /// Calls `body` once for each non-empty cell the boxes touch (split boxes share no cell).
+    private func forEachCell(within boxes: [SearchBox], _ body: (GeoCell, [Point]) -> Void) {
+        for box in boxes {
+            let range = GeoCell.range(of: box)
+            if range.rows.count * range.columns.count > cells.count {
+                // A wide circle over a sparse index: walk the index instead of the grid.
+                for (cell, points) in cells where range.rows.contains(cell.row) && range.columns.contains(cell.column) {
+                    body(cell, points)
+                }
+                continue
+            }
+            for row in range.rows {
+                for column in range.columns {
+                    let cell = GeoCell(row: row, column: column)
+                    if let points = cells[cell] { body(cell, points) }
+                }
+            }
+        }
+    }
+
+    /// The great-circle distance whose unit vectors have dot product `dot` (0 for anything ≥ 1).
+    private static func distanceKm(dot: Double) -> Double {
+        GreatCircle.earthRadiusKm * acos(min(1, max(-1, dot)))
+    }
+
+    /// The `rank`-th largest of `values` (1-based; Hoare selection, reorders `values`).
+    private static func select(_ values: inout [Double], largest rank: Int) -> Double {
+        let target = rank - 1
+        var low = 0
+        var high = values.count - 1
+        while low < high {
+            let pivot = values[(low + high) / 2]
+            var i = low
+            var j = high
+            while i <= j {
+                while values[i] > pivot { i += 1 }
+                while values[j] < pivot { j -= 1 }
+                if i <= j {
+                    values.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if target <= j { high = j } else if target >= i { low = i } else { break }
+        }
+        return values[target]
+    }
+}
+
+/// The ``PositionIndex`` of one SQLite store, brought up to the data version of whichever read
+/// transaction asks for it.
+final class PositionIndexCache: Sendable {
+    private let latest = Mutex<PositionIndex?>(nil)
+
+    /// The index as of `db`'s snapshot. Rows are only ever appended, so catching up reads the rows
+    /// after the highest `seq` held; if the count then disagrees with the maintained one (the file was
+    /// replaced or rows were deleted by hand), the index is rebuilt from every row.
+    func index(in db: Database) throws -> PositionIndex {
+        let stats = try Row.fetchOne(db.cachedStatement(sql: "SELECT pets, version FROM pet_stats"))
+        let pets: Int = stats?[0] ?? 0
+        let version: Int = stats?[1] ?? 0
+        let held = latest.withLock { $0 }
+        if let held, held.version == version, held.count == pets { return held }
+        var index = held ?? PositionIndex(version: version)
+        try Self.add(db, rowsAfter: index.lastSeq, to: &index)
+        if index.count != pets {
+            index = PositionIndex(version: version)
+            try Self.add(db, rowsAfter: 0, to: &index)
+        }
+        index.version = version
+        // Several reads may catch up at once, from different snapshots; any of them may win, since
+        // every read checks the version it gets.
+        latest.withLock { $0 = index }
+        return index
+    }
+
+    private static func add(_ db: Database, rowsAfter seq: Int64, to index: inout PositionIndex) throws {
+        let rows = try Row.fetchCursor(db, sql: "SELECT seq, lat, lon FROM pet WHERE seq > ? ORDER BY seq", arguments: [seq])
+        while let row = try rows.next() {
+            index.add(seq: row[0], lat: row[1], lon: row[2])
+        }
+    }
+}
