@@ -5,16 +5,22 @@
 #     scripts/bench-http.sh [--pets N] [--duration SECONDS] [--connections C] [--threads T] [--binary PATH]
 #
 # Builds petspot in release mode (unless --binary names one), seeds N demo pets (default 1,000,000)
-# into a temporary SQLite file, serves it on a free port on 127.0.0.1, then drives each kind of
-# request with `wrk -t T -c C -d SECONDS --latency` (defaults 2, 16, 10), one kind after another:
+# into a temporary SQLite file and serves it twice on free ports of 127.0.0.1: as `petspot serve`
+# does by default, and with every response cache switched off (--response-cache-entries 0). It then
+# drives each kind of request with `wrk -t T -c C -d SECONDS --latency` (defaults 2, 16, 10), one
+# after another:
 #
-#   health       GET /health: the server's floor (routing, JSON, HTTP), the ratios' denominator
-#   listing      GET /api/pets: the listing without coordinates, as everyone without location gets it
-#   revalidate   GET /api/pets with If-None-Match of its current ETag: 304 Not Modified
-#   nearby       GET /api/pets?lat=…&lon=… from random points around the demo cities, 2 decimals, no
-#                If-None-Match, so nothing is served from a cache
+#   default server
+#     health       GET /health: the server's floor (routing, JSON, HTTP), the ratios' denominator
+#     listing      GET /api/pets: the listing without coordinates, as everyone without location gets it
+#     revalidate   GET /api/pets with If-None-Match of its current ETag: 304 Not Modified
+#   no response cache
+#     health       the same floor, for this server's ratios
+#     listing      every listing queried and encoded
+#     nearby       GET /api/pets?lat=…&lon=… from 4,096 random points around the demo cities at
+#                  2 decimals, each queried and encoded
 #
-# and prints requests/s, p50 and p99 latency per kind and each kind's ratio to health in the same run.
+# and prints requests/s, p50 and p99 latency per kind and each kind's ratio to its server's health.
 # Needs wrk (Debian: apt-get install wrk) and python3. wrk and the server share this machine's cores:
 # compare ratios, not absolute figures, across machines. Numbers go to standard output; progress to
 # standard error.
@@ -29,7 +35,7 @@ while (($#)); do
         --connections) connections="$2"; shift 2 ;;
         --threads) threads="$2"; shift 2 ;;
         --binary) binary="$2"; shift 2 ;;
-        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench-http: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -44,24 +50,35 @@ if [[ -z "$binary" ]]; then
 fi
 
 work="$(mktemp -d)"
-server=""
+servers=()
 cleanup() {
-    [[ -n "$server" ]] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+    for pid in "${servers[@]}"; do
+        kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+    done
     rm -rf "$work"
 }
 trap cleanup EXIT
 
 echo "== seeding $pets demo pets" >&2
 "$binary" seed --demo "$pets" --database "$work/pets.sqlite" >&2
-port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-"$binary" serve --port "$port" --database "$work/pets.sqlite" > "$work/server.log" 2>&1 &
-server=$!
-base="http://127.0.0.1:$port"
-for _ in $(seq 1 100); do
-    curl -sf "$base/health" >/dev/null 2>&1 && break
-    sleep 0.1
-done
-curl -sf "$base/health" >/dev/null || { echo "bench-http: the server did not come up:" >&2; cat "$work/server.log" >&2; exit 1; }
+
+serve() { # NAME VARIABLE [serve options...]: starts a server, waits for it, sets VARIABLE to its URL
+    local name="$1" variable="$2" port
+    shift 2
+    port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    "$binary" serve --port "$port" --database "$work/pets.sqlite" "$@" > "$work/$name.log" 2>&1 &
+    servers+=($!)
+    for _ in $(seq 1 300); do
+        curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+    curl -sf "http://127.0.0.1:$port/health" >/dev/null || { echo "bench-http: the $name server did not come up:" >&2; cat "$work/$name.log" >&2; exit 1; }
+    printf -v "$variable" '%s' "http://127.0.0.1:$port"
+}
+serve default base
+serve uncached uncached --response-cache-entries 0
+# The first nearby query builds the in-memory position index; keep that out of the measurement.
+curl -sf "$uncached/api/pets?lat=52.23&lon=21.01" >/dev/null
 
 etag="$(curl -s -D - -o /dev/null "$base/api/pets" | tr -d '\r' | awk 'tolower($1) == "etag:" { print $2 }')"
 [[ -n "$etag" ]] || { echo "bench-http: GET /api/pets sent no ETag" >&2; exit 1; }
@@ -84,14 +101,14 @@ with open(sys.argv[1], "w") as out:
     out.write("local i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format(\"GET\", paths[i])\nend\n")
 PY
 
-measure() { # KIND PATH [wrk options...]
-    local kind="$1" path="$2"
-    shift 2
-    echo "== $kind" >&2
-    wrk -t "$threads" -c "$connections" -d "${duration}s" --latency "$@" "$base$path" > "$work/$kind.txt"
-    python3 - "$kind" "$work/$kind.txt" >> "$work/results.tsv" <<'PY'
+measure() { # SERVER KIND URL [wrk options...]
+    local server="$1" kind="$2" url="$3"
+    shift 3
+    echo "== $server: $kind" >&2
+    wrk -t "$threads" -c "$connections" -d "${duration}s" --latency "$@" "$url" > "$work/$server-$kind.txt"
+    python3 - "$server" "$kind" "$work/$server-$kind.txt" >> "$work/results.tsv" <<'PY'
 import re, sys
-kind, text = sys.argv[1], open(sys.argv[2]).read()
+server, kind, text = sys.argv[1], sys.argv[2], open(sys.argv[3]).read()
 def ms(label):
     match = re.search(rf"^\s*{label}\s+([\d.]+)(us|ms|s)\s*$", text, re.M)
     if not match:
@@ -100,28 +117,30 @@ def ms(label):
     return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
 rate = re.search(r"Requests/sec:\s+([\d.]+)", text)
 errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
-print(f"{kind}\t{float(rate.group(1)) if rate else float('nan')}\t{ms('50%')}\t{ms('99%')}\t{errors.group(1) if errors else 0}")
+print(f"{server}\t{kind}\t{float(rate.group(1)) if rate else float('nan')}\t{ms('50%')}\t{ms('99%')}\t{errors.group(1) if errors else 0}")
 PY
 }
 
 : > "$work/results.tsv"
-measure health /health
-measure listing /api/pets
-measure revalidate /api/pets -H "If-None-Match: $etag"
-measure nearby /api/pets -s "$work/nearby.lua"
+measure default health "$base/health"
+measure default listing "$base/api/pets"
+measure default revalidate "$base/api/pets" -H "If-None-Match: $etag"
+measure uncached health "$uncached/health"
+measure uncached listing "$uncached/api/pets"
+measure uncached nearby "$uncached/api/pets" -s "$work/nearby.lua"
 
 python3 - "$work/results.tsv" "$pets" "$threads" "$connections" "$duration" <<'PY'
 import sys
 rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1]) if line.strip()]
 pets, threads, connections, duration = sys.argv[2:]
-health = float(rows[0][1])
+health = {server: float(rate) for server, kind, rate, *_ in rows if kind == "health"}
 print(f"petspot HTTP, {int(pets):,} pets (SQLite), wrk -t{threads} -c{connections} -d{duration}s on loopback")
-print(f"{'kind':<12}{'requests/s':>12}{'p50 ms':>9}{'p99 ms':>9}{'vs health':>11}{'errors':>8}")
-for kind, rate, p50, p99, errors in rows:
+print(f"{'server':<10}{'kind':<12}{'requests/s':>12}{'p50 ms':>9}{'p99 ms':>9}{'vs health':>11}{'errors':>8}")
+for server, kind, rate, p50, p99, errors in rows:
     rate = float(rate)
-    print(f"{kind:<12}{rate:>12,.0f}{float(p50):>9.2f}{float(p99):>9.2f}{rate / health:>11.3f}{int(errors):>8}")
+    print(f"{server:<10}{kind:<12}{rate:>12,.0f}{float(p50):>9.2f}{float(p99):>9.2f}{rate / health[server]:>11.3f}{int(errors):>8}")
 PY
-if awk -F'\t' '$5 > 0 { bad = 1 } END { exit !bad }' "$work/results.tsv"; then
+if awk -F'\t' '$6 > 0 { bad = 1 } END { exit !bad }' "$work/results.tsv"; then
     echo "bench-http: some answers were errors (see the errors column)" >&2
     exit 1
 fi

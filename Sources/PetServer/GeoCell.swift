@@ -38,14 +38,21 @@ struct GeoCell: Hashable, Sendable {
     /// the farthest corner from the centre (triangle inequality; cells are far smaller than a
     /// hemisphere, so the farthest point of a cell from its centre is a corner).
     func distanceBounds(fromLat lat: Double, lon: Double) -> ClosedRange<Double> {
-        let centerLat = (minLat + maxLat) / 2
-        let centerLon = (minLon + maxLon) / 2
-        let halfDiagonal = max(
-            GreatCircle.distanceKm(lat1: centerLat, lon1: centerLon, lat2: minLat, lon2: minLon),
-            GreatCircle.distanceKm(lat1: centerLat, lon1: centerLon, lat2: maxLat, lon2: minLon)
-        ) + 1e-6
-        let distance = GreatCircle.distanceKm(lat1: lat, lon1: lon, lat2: centerLat, lon2: centerLon)
+        let halfDiagonal = Self.halfDiagonalKm[row]
+        let distance = GreatCircle.distanceKm(lat1: lat, lon1: lon, lat2: (minLat + maxLat) / 2, lon2: (minLon + maxLon) / 2)
         return max(0, distance - halfDiagonal)...(distance + halfDiagonal)
+    }
+
+    /// Per row, the distance from a cell's centre to its farthest corner (plus 1 mm): it depends on the
+    /// latitude only, so it is worked out once for all 3,600 rows.
+    private static let halfDiagonalKm: [Double] = (0..<latitudeCells).map { row in
+        let cell = GeoCell(row: row, column: 0)
+        let centerLat = (cell.minLat + cell.maxLat) / 2
+        let centerLon = (cell.minLon + cell.maxLon) / 2
+        return max(
+            GreatCircle.distanceKm(lat1: centerLat, lon1: centerLon, lat2: cell.minLat, lon2: cell.minLon),
+            GreatCircle.distanceKm(lat1: centerLat, lon1: centerLon, lat2: cell.maxLat, lon2: cell.minLon)
+        ) + 1e-6
     }
 
     /// Where the cell lies relative to a circle.

@@ -22,8 +22,8 @@ public struct SQLitePetStore: PetStore {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // Nearby queries touch R*Tree nodes and rows all over the file: map it into memory and keep
-            // a larger page cache, so reads cost no system calls.
+            // A nearby page's rows lie all over the file: map it into memory and keep a larger page
+            // cache, so reads cost no system calls.
             try db.execute(sql: "PRAGMA mmap_size = 1073741824")
             try db.execute(sql: "PRAGMA cache_size = -65536")
         }

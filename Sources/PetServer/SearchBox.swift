@@ -20,7 +20,7 @@ public struct SearchBox: Sendable, Equatable {
     }
 
     /// Rectangles that together cover every point within `radiusKm` of `center`, widened by `margin`
-    /// degrees (R*Tree stores 32-bit floats). A circle over a pole covers all longitudes; one that
+    /// degrees (rounding allowance). A circle over a pole covers all longitudes; one that
     /// crosses ±180° is split in two.
     public static func covering(
         center: GeoCoordinate, radiusKm: Double, margin: Double = 1e-3
