@@ -41,7 +41,9 @@ while (($#)); do
 done
 [[ "$pets" =~ ^[1-9][0-9]*$ ]] || { echo "bench-http: --pets must be a whole number ≥ 1, not \"$pets\"" >&2; exit 2; }
 [[ "$duration" =~ ^[1-9][0-9]*$ ]] || { echo "bench-http: --duration must be whole seconds ≥ 1, not \"$duration\"" >&2; exit 2; }
-command -v wrk >/dev/null || { echo "bench-http: wrk not found (Debian: apt-get install wrk)" >&2; exit 2; }
+for tool in wrk curl python3; do
+    command -v "$tool" >/dev/null || { echo "bench-http: $tool not found (Debian: apt-get install $tool)" >&2; exit 2; }
+done
 
 if [[ -z "$binary" ]]; then
     echo "== release build" >&2
@@ -53,7 +55,7 @@ work="$(mktemp -d)"
 servers=()
 cleanup() {
     for pid in "${servers[@]}"; do
-        kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+        kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
     done
     rm -rf "$work"
 }
@@ -82,6 +84,9 @@ curl -sf "$uncached/api/pets?lat=52.23&lon=21.01" >/dev/null
 
 etag="$(curl -s -D - -o /dev/null "$base/api/pets" | tr -d '\r' | awk 'tolower($1) == "etag:" { print $2 }')"
 [[ -n "$etag" ]] || { echo "bench-http: GET /api/pets sent no ETag" >&2; exit 1; }
+# wrk counts only statuses from 400 as errors: make sure the revalidation really is a 304.
+status="$(curl -s -o /dev/null -w '%{http_code}' -H "If-None-Match: $etag" "$base/api/pets")"
+[[ "$status" == 304 ]] || { echo "bench-http: If-None-Match: $etag got $status, not 304" >&2; exit 1; }
 
 # Random points around the demo cities (the centres in Sources/PetServer/DemoCity.swift), rounded to
 # 2 decimals as the app sends them; the same sequence on every run.

@@ -19,19 +19,26 @@ public struct PetCursor: Sendable, Equatable, Hashable {
     }
 
     /// The shortest decimal text that reads back as the same time to the last bit, then `~` and the id.
+    /// The longest id a cursor may carry, in Unicode scalars (the API document's pattern says the same).
+    public static let maximumIDLength = 128
+
     public var encoded: String {
         "\(publishedAt)~\(id)"
     }
 
     /// Reads `<decimal number>~<id>`; nil when the number is not a plain decimal (digits, one point, an
-    /// exponent) or the id is empty.
+    /// exponent), or the id is empty, longer than ``maximumIDLength`` Unicode scalars or holds a control
+    /// character (U+0000–U+001F, U+007F), which no database takes as text and no stored id holds.
     public init?(encoded: String) {
         // By Unicode scalars: an id may begin with a mark that would join `~` into one Character.
         let scalars = encoded.unicodeScalars
         guard let separator = scalars.firstIndex(of: "~") else { return nil }
         let number = Substring(String(scalars[..<separator]))
         let id = String(scalars[scalars.index(after: separator)...])
-        guard !id.isEmpty, Self.isPlainDecimal(number), let publishedAt = Double(number), !publishedAt.isNaN else {
+        guard !id.isEmpty, id.unicodeScalars.count <= Self.maximumIDLength,
+              !id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
+              Self.isPlainDecimal(number), let publishedAt = Double(number), !publishedAt.isNaN
+        else {
             return nil
         }
         self.init(publishedAt: publishedAt, id: id)

@@ -6,13 +6,14 @@ import PetAPI
 /// not answer `405 method_not_allowed` with `Allow`, anything unexpected `500 internal_error` (logged
 /// without the request's query, which may hold coordinates).
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// Every path of the API answers GET only (docs/api.md).
+    /// Every path of the API answers GET, and HEAD, which the router derives from every GET route
+    /// (docs/api.md).
     static func allowedMethods(forPath path: String) -> [HTTPRequest.Method]? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         switch parts.count {
-        case 1 where parts[0] == "health" || parts[0] == "openapi.yaml": return [.get]
-        case 2 where parts[0] == "api" && parts[1] == "pets": return [.get]
-        case 3 where parts[0] == "api" && parts[1] == "pets": return [.get]
+        case 1 where parts[0] == "health" || parts[0] == "openapi.yaml": return [.get, .head]
+        case 2 where parts[0] == "api" && parts[1] == "pets": return [.get, .head]
+        case 3 where parts[0] == "api" && parts[1] == "pets": return [.get, .head]
         default: return nil
         }
     }
@@ -21,7 +22,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as HTTPError {
-            if error.status == .notFound, request.method != .get, let allowed = Self.allowedMethods(forPath: request.uri.path) {
+            if error.status == .notFound, let allowed = Self.allowedMethods(forPath: request.uri.path), !allowed.contains(request.method) {
                 return Self.methodNotAllowed(request, allowed: allowed)
             }
             let code = error.status == .notFound ? "not_found" : "http_\(error.status.code)"

@@ -52,7 +52,7 @@ enum OpenAPIDocument {
                     pagination.nextCursor (keyset paging, as cheap on the thousandth page as on the first).
                     It is a position: the publication time in seconds since 1970 as a decimal number, ~,
                     and an id. It takes the place of page; a nearby listing (lat and lon) ignores it.
-                  schema: {type: string, pattern: "^-?[0-9]{1,20}([.][0-9]{1,20})?([eE][-+]?[0-9]{1,3})?~.{1,128}$"}
+                  schema: {type: string, pattern: "^-?[0-9]+([.][0-9]+)?([eE][-+]?[0-9]+)?~[^\\\\u0000-\\\\u001F\\\\u007F]{1,128}$"}
                 - $ref: "#/components/parameters/IfNoneMatch"
               responses:
                 "200":

@@ -9,7 +9,8 @@ import PetSpotDomain
 func buildRouter(
     store: any PetStore, versions: DataVersionMonitor<some Clock<Duration>>, cache: ResponseCache
 ) -> Router<BasicRequestContext> {
-    let router = Router(context: BasicRequestContext.self)
+    // HEAD of every GET route: the GET's status and headers, no body.
+    let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.middlewares.add(JSONErrorMiddleware())
 
     router.get("/health") { _, _ in

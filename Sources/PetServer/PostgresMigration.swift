@@ -57,6 +57,11 @@ enum PostgresMigration {
                 """,
                 "INSERT INTO \"\(schema)\".pet_stats SELECT 1, count(*), 1 FROM \(table)",
             ]),
+            // ETags are made of the version: a database created anew (a reset, a reseed) must not
+            // repeat the versions, and so the tags, of the one it replaces.
+            (4, "data versions start at a random number", [
+                "UPDATE \"\(schema)\".pet_stats SET version = version + floor(random() * 281474976710656)::bigint",
+            ]),
         ]
     }
 

@@ -103,7 +103,7 @@ public struct PostgresPetStore: PetStore {
 
     private func newest(on connection: PostgresConnection, query: PetQuery) async throws -> PetPage {
         let total = try await count(on: connection)
-        guard query.offset < total else { return PetPage(animals: [], totalCount: total) }
+        guard query.limit > 0, query.offset < total else { return PetPage(animals: [], totalCount: total) }
         // One row more than the page, to know whether another follows; after a cursor, as SQLite's.
         let rows: PostgresRowSequence
         if let cursor = query.cursor {

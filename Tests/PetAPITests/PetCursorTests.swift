@@ -15,9 +15,15 @@ import Testing
         #expect(read.id == cursor.id)
     }
 
-    @Test(arguments: ["", "abc", "1700000000", "~id", "1.~id", ".5~id", "1e~id", "inf~id", "nan~id", "0x1p3~id", "1 ~id", "5~"])
+    @Test(arguments: ["", "abc", "1700000000", "~id", "1.~id", ".5~id", "1e~id", "inf~id", "nan~id", "0x1p3~id", "1 ~id", "5~", "1~a\u{0}b", "1~tab\there", "1~\u{7F}",
+                       "1~" + String(repeating: "é", count: 129)])
     func givenTextThatIsNoPosition_whenRead_thenNil(text: String) {
         #expect(PetCursor(encoded: text) == nil)
+    }
+
+    @Test func givenAnIdOfTheLongestLengthWithUnicode_whenRead_thenAccepted() throws {
+        let id = String(repeating: "é", count: PetCursor.maximumIDLength)
+        #expect(try #require(PetCursor(encoded: "1~" + id)).id == id)
     }
 
     @Test func givenTimeTooLargeForADouble_whenRead_thenAPositionAfterEverything() throws {

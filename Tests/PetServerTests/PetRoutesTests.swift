@@ -185,8 +185,22 @@ import Testing
         try await app.test(.router) { client in
             try await client.execute(uri: path, method: method) { response in
                 #expect(response.status == .methodNotAllowed)
-                #expect(response.headers[.allow] == "GET")
+                #expect(response.headers[.allow] == "GET, HEAD")
                 #expect(String(buffer: response.body).contains("\"code\":\"method_not_allowed\""))
+            }
+        }
+    }
+
+    @Test(arguments: ["/health", "/api/pets", "/api/pets/w1"])
+    func givenGetPath_whenAskedWithHead_thenTheGetHeadersWithoutBody(path: String) async throws {
+        let app = try await PetFixtures.application([try PetFixtures.animal("w1", lat: 52.23, lon: 21.01)])
+        try await app.test(.router) { client in
+            let get = try await client.execute(uri: path, method: .get) { $0.headers }
+            try await client.execute(uri: path, method: .head) { response in
+                #expect(response.status == .ok)
+                #expect(response.body.readableBytes == 0)
+                #expect(response.headers[.contentType] == get[.contentType])
+                #expect(response.headers[.eTag] == get[.eTag])
             }
         }
     }
