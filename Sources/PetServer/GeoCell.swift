@@ -1,8 +1,9 @@
 import Foundation
 import PetSpotDomain
 
-/// A 0.05° × 0.05° latitude/longitude cell. The SQLite store keeps a pet count per cell so that a nearby
-/// query counts the cells lying wholly inside the circle without reading their pets.
+/// A 0.05° × 0.05° latitude/longitude cell. Nearby counts add up the pets of cells lying wholly inside
+/// the circle without measuring them: PostgreSQL keeps a count per cell, SQLite's ``PositionIndex``
+/// groups its positions by cell.
 struct GeoCell: Hashable, Sendable {
     static let cellsPerDegree = 20.0
     static let latitudeCells = 180 * 20

@@ -65,8 +65,9 @@ struct PositionIndex: Sendable {
         return (cosLat * cos(lon * radians), cosLat * sin(lon * radians), sin(lat * radians))
     }
 
-    /// The number of pets within `radiusKm` of `center` and the candidates for the `needed` nearest.
-    func nearest(center: GeoCoordinate, radiusKm: Double, needed: Int) -> Nearest {
+    /// The number of pets within `radiusKm` of `center` and the candidates for the `needed` nearest;
+    /// none when the page starting at `offset` lies past the last match (nothing to rank).
+    func nearest(center: GeoCoordinate, radiusKm: Double, offset: Int, needed: Int) -> Nearest {
         let (cx, cy, cz) = Self.unitVector(lat: center.latitude, lon: center.longitude)
         let rimCosine = cos(radiusKm / GreatCircle.earthRadiusKm)
         func dot(_ point: Point) -> Double { point.x * cx + point.y * cy + point.z * cz }
@@ -92,7 +93,7 @@ struct PositionIndex: Sendable {
             touched.append((bounds.lowerBound, points))
         }
         let wanted = min(needed, totalCount)
-        guard wanted > 0 else { return Nearest(totalCount: totalCount, leading: []) }
+        guard wanted > 0, offset < totalCount else { return Nearest(totalCount: totalCount, leading: []) }
 
         // 2. Gather matches cell by cell, nearest cells first, until no further cell can hold a pet
         //    nearer than the `wanted`-th one gathered.

@@ -110,12 +110,12 @@ public struct SQLitePetStore: PetStore {
                 """)
         }
         migrator.registerMigration("v4: nearby queries counted and ranked in memory") { db in
+            // The columns cell_row and cell_column stay, unused (new rows get their default, 0):
+            // dropping a column needs SQLite 3.35 and rewrites the whole table.
             try db.execute(sql: """
                 DROP TABLE pet_location;
                 DROP TABLE pet_cell;
                 DROP INDEX pet_by_cell;
-                ALTER TABLE pet DROP COLUMN cell_row;
-                ALTER TABLE pet DROP COLUMN cell_column;
                 """)
         }
         migrator.registerMigration("v5: data versions start at a random number") { db in
@@ -261,7 +261,9 @@ public struct SQLitePetStore: PetStore {
 extension SQLitePetStore {
     private static func nearby(_ db: Database, center: GeoCoordinate, query: PetQuery, index: PositionIndex) throws -> PetPage {
         let (needed, overflow) = query.offset.addingReportingOverflow(query.limit)
-        let nearest = index.nearest(center: center, radiusKm: query.radiusKm, needed: overflow ? .max : needed)
+        let nearest = index.nearest(
+            center: center, radiusKm: query.radiusKm, offset: query.offset, needed: overflow ? .max : needed
+        )
         guard query.offset < nearest.totalCount else { return PetPage(animals: [], totalCount: nearest.totalCount) }
         return try page(db, leading: nearest.leading, query: query, totalCount: nearest.totalCount)
     }

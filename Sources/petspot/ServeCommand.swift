@@ -23,7 +23,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "SQLite database file, or postgres://USER@HOST:PORT/DATABASE for PostgreSQL with PostGIS (default: ./\(PetServerConfiguration.defaultDatabasePath)).")
     var database = PetServerConfiguration.defaultDatabasePath
 
-    @Option(help: "How many encoded listing pages to keep in memory, per data version; 0 switches the response cache off.")
+    @Option(help: "How many encoded listing pages to keep in memory (all data versions together); 0 switches the response cache off.")
     var responseCacheEntries = PetServerConfiguration.defaultResponseCacheEntries
 
     @Option(help: ArgumentHelp(
