@@ -8,7 +8,7 @@ import Synchronization
 /// `seed`, in another process, or through another replica. A change is therefore seen within
 /// `interval` of its commit — `docs/api.md` says so — while clients already accept a minute of
 /// staleness through `Cache-Control: max-age=60`. With an `interval` of zero every call reads the store.
-/// The version follows the store, down as well as up: a database replaced by an older copy is followed.
+/// The version follows the store's answer, whatever it is; it is not required to grow.
 public final class DataVersionMonitor<C: Clock<Duration>>: Sendable {
     private struct Reading {
         var version: Int

@@ -11,7 +11,7 @@ import Synchronization
 /// the haversine's five trigonometric calls; only points within ``dotMargin`` of the rim (centimetres)
 /// are decided by ``GreatCircle/distanceKm(lat1:lon1:lat2:lon2:)`` itself, so every answer is the
 /// haversine's. Ranking works the same way: dot products pick the candidates, haversine distances
-/// order them. About 48 bytes per pet: 48 MB for a million.
+/// order them. 48 bytes of point per pet; with the cells' arrays, about 65 MB for a million pets.
 struct PositionIndex: Sendable {
     struct Point: Sendable {
         var seq: Int64
@@ -179,8 +179,8 @@ final class PositionIndexCache: Sendable {
     private let latest = Mutex<PositionIndex?>(nil)
 
     /// The index as of `db`'s snapshot. Rows are only ever appended, so catching up reads the rows
-    /// after the highest `seq` held; if the count then disagrees with the maintained one (the file was
-    /// replaced or rows were deleted by hand), the index is rebuilt from every row.
+    /// after the highest `seq` held; if the count then disagrees with the maintained one (rows were
+    /// deleted by hand), the index is rebuilt from every row.
     func index(in db: Database) throws -> PositionIndex {
         let stats = try Row.fetchOne(db.cachedStatement(sql: "SELECT pets, version FROM pet_stats"))
         let pets: Int = stats?[0] ?? 0

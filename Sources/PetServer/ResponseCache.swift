@@ -6,8 +6,9 @@ import Synchronization
 /// two decimals — are queried and encoded once per data version, not once per request.
 ///
 /// Entries are keyed by the data version and the canonical query, never by a hash alone, so a cached
-/// body is always the one its request would have produced at that version. A new version simply stops
-/// matching the old entries, which age out.
+/// body always answers the same query. It may be newer than its version: the version is read before
+/// the query runs (see ``HTTPCaching``), so a body is never older than its tag. A new version simply
+/// stops matching the old entries, which age out.
 ///
 /// Entries live in two generations: stores go to the young one, which becomes the old one when it holds
 /// half the capacity (the previous old one is dropped); a hit in the old generation moves back to the
