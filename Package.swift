@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "petspot", targets: ["petspot"]),
         .library(name: "PetSpotDomain", targets: ["PetSpotDomain"]),
         .library(name: "DeviceInterfaces", targets: ["DeviceInterfaces"]),
+        .library(name: "Localization", targets: ["Localization"]),
         .library(name: "LocationService", targets: ["LocationService"]),
         .library(name: "DeviceSimulator", targets: ["DeviceSimulator"]),
         .library(name: "Permissions", targets: ["Permissions"]),
@@ -44,6 +45,8 @@ let package = Package(
     targets: [
         // MARK: Logic (builds and is tested everywhere)
         .target(name: "PetSpotDomain", swiftSettings: swiftSettings),
+        // Languages, plural rules, string tables and distances in the person's units.
+        .target(name: "Localization", resources: [.process("Resources")], swiftSettings: swiftSettings),
         // What the app uses of the platform (CoreLocation, CoreMotion, HealthKit, Info.plist), as
         // protocols and domain mirrors: the simulated iPhone and the Apple adapters depend on this alone.
         .target(name: "DeviceInterfaces", dependencies: ["PetSpotDomain"], swiftSettings: swiftSettings),
@@ -59,12 +62,13 @@ let package = Package(
         ),
         .target(
             name: "Permissions",
-            dependencies: ["PetSpotDomain", "DeviceInterfaces", "LocationService"],
+            dependencies: ["PetSpotDomain", "DeviceInterfaces", "LocationService", "Localization"],
+            resources: [.process("Resources")],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "StartupFeature",
-            dependencies: ["PetSpotDomain"],
+            dependencies: ["PetSpotDomain", "Localization"],
             resources: [.process("Resources")],
             swiftSettings: swiftSettings
         ),
@@ -92,9 +96,9 @@ let package = Package(
             name: "ScenarioRunner",
             dependencies: [
                 "PetSpotDomain", "DeviceInterfaces", "LocationService", "DeviceSimulator", "StartupFeature", "PetAPI",
-                "PetServer", "Permissions", "AppFeature", concurrencyExtras, logging,
+                "PetServer", "Permissions", "AppFeature", "Localization", concurrencyExtras, logging,
             ],
-            resources: [.copy("Scenarios")],
+            resources: [.copy("Scenarios"), .process("Resources")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -105,7 +109,7 @@ let package = Package(
         .executableTarget(
             name: "petspot",
             dependencies: [
-                "PetSpotDomain", "DeviceInterfaces", "Permissions", "PetAPI", "PetServer", "ScenarioRunner", logging,
+                "PetSpotDomain", "DeviceInterfaces", "Permissions", "PetAPI", "PetServer", "ScenarioRunner", "Localization", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -120,7 +124,7 @@ let package = Package(
         ),
         .target(
             name: "StartupFeatureUI",
-            dependencies: ["PetSpotDomain", "StartupFeature", "Permissions", "AppFeature"],
+            dependencies: ["PetSpotDomain", "StartupFeature", "Permissions", "AppFeature", "Localization"],
             swiftSettings: swiftSettings
         ),
 
@@ -128,6 +132,11 @@ let package = Package(
         .testTarget(
             name: "PetSpotDomainTests",
             dependencies: ["PetSpotDomain"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "LocalizationTests",
+            dependencies: ["Localization"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -142,14 +151,14 @@ let package = Package(
         ),
         .testTarget(
             name: "PermissionsTests",
-            dependencies: ["DeviceInterfaces", "Permissions", "DeviceSimulator", "LocationService", "PetSpotDomain", "TestSupport"],
+            dependencies: ["DeviceInterfaces", "Permissions", "DeviceSimulator", "LocationService", "PetSpotDomain", "TestSupport", "Localization"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "StartupFeatureTests",
             dependencies: [
                 "DeviceInterfaces", "StartupFeature", "PetSpotDomain", "LocationService", "DeviceSimulator", "TestSupport",
-                customDump,
+                "Localization", customDump,
             ],
             swiftSettings: swiftSettings
         ),

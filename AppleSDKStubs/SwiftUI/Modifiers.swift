@@ -116,6 +116,14 @@ extension View {
     nonisolated public func accessibilityElement(children: AccessibilityChildBehavior = .ignore) -> some View {
         _StubView()
     }
+    // https://developer.apple.com/documentation/swiftui/view/accessibilitylabel(_:)-5f0zj
+    nonisolated public func accessibilityLabel<S: StringProtocol>(
+        _ label: S
+    ) -> ModifiedContent<Self, AccessibilityAttachmentModifier> { fatalError() }
+    // https://developer.apple.com/documentation/swiftui/view/accessibilityhint(_:)-6yfmu
+    nonisolated public func accessibilityHint<S: StringProtocol>(
+        _ hint: S
+    ) -> ModifiedContent<Self, AccessibilityAttachmentModifier> { fatalError() }
     // https://developer.apple.com/documentation/swiftui/view/accessibilityaddtraits(_:)
     nonisolated public func accessibilityAddTraits(
         _ traits: AccessibilityTraits

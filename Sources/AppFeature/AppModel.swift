@@ -112,6 +112,7 @@ public final class AppModel {
         let screen = PermissionsScreenModel(
             manager: permissions,
             offersAlwaysLocation: offersAlwaysLocation,
+            localizer: startup.localizer,
             onComplete: { [weak self] in self?.closePermissions() }
         )
         screen.onEvent = { [weak self] event in self?.permissionsScreenEvent(event) }

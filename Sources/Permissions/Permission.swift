@@ -10,39 +10,12 @@ public enum Permission: String, Sendable, Hashable, CaseIterable, Codable, Ident
 
     public var id: String { rawValue }
 
-    /// The name shown on the permission's card.
-    public var title: String {
-        switch self {
-        case .location: "Location"
-        case .motion: "Motion & Fitness"
-        case .healthKit: "Apple Health"
-        }
-    }
-
     /// The SF Symbol shown on the permission's card.
     public var symbolName: String {
         switch self {
         case .location: "location.fill"
         case .motion: "figure.walk"
         case .healthKit: "heart.fill"
-        }
-    }
-
-    /// One line on the card that says why PetSpot asks.
-    public var rationale: String {
-        switch self {
-        case .location: "Shows the pets waiting for a home closest to you first."
-        case .motion: "Notices when you are out walking, so walks with a pet are counted right."
-        case .healthKit: "Saves your walks with a pet to Health, if you want them there."
-        }
-    }
-
-    /// What "Learn more" shows: what we do, what we don't do, and how the data is treated.
-    public var details: PermissionDetails {
-        switch self {
-        case .location: .location
-        case .motion: .motion
-        case .healthKit: .healthKit
         }
     }
 

@@ -1,6 +1,7 @@
+import Localization
 import PetSpotDomain
 
-/// Everything one permission card on the permissions screen shows.
+/// Everything one permission card on the permissions screen shows, in the screen's language.
 public struct PermissionCard: Sendable, Equatable, Identifiable {
     /// The button a card offers.
     public enum Action: Sendable, Equatable {
@@ -16,53 +17,83 @@ public struct PermissionCard: Sendable, Equatable, Identifiable {
 
     public var permission: Permission
     public var state: PermissionState
-    public var statusText: String
     public var action: Action
     /// A request for this permission is under way (the button shows progress).
     public var isBusy: Bool
+    /// The permission's name.
+    public var title: String
+    /// Why PetSpot asks.
+    public var rationale: String
+    /// The state in words.
+    public var statusText: String
+    /// The label of ``action``'s button, or nil when there is no button.
+    public var actionTitle: String?
+    /// What ``action``'s button does, for VoiceOver; nil when there is no button.
+    public var actionHint: String?
+    /// What "Learn more" is, and what it opens, for VoiceOver.
+    public var learnMoreTitle: String
+    public var learnMoreHint: String
 
     public var id: Permission { permission }
-    public var title: String { permission.title }
     public var symbolName: String { permission.symbolName }
-    public var rationale: String { permission.rationale }
 
-    public init(permission: Permission, state: PermissionState, statusText: String, action: Action, isBusy: Bool) {
+    public init(
+        permission: Permission,
+        state: PermissionState,
+        action: Action,
+        isBusy: Bool,
+        locationStatus: LocationPermissionStatus,
+        locationServicesEnabled: Bool,
+        localizer: Localizer = .system
+    ) {
         self.permission = permission
         self.state = state
-        self.statusText = statusText
         self.action = action
         self.isBusy = isBusy
+        let name = permission.title(localizer)
+        title = name
+        rationale = permission.rationale(localizer)
+        statusText = Self.statusText(
+            for: permission,
+            state: state,
+            locationStatus: locationStatus,
+            locationServicesEnabled: locationServicesEnabled,
+            localizer: localizer
+        )
+        let button: (title: String, hint: String)? =
+            switch action {
+            case .allow: ("action_allow", "action_allow_hint")
+            case .allowAlways: ("action_allow_always", "action_allow_always_hint")
+            case .openSettings: ("action_settings", "action_settings_hint")
+            case .none: nil
+            }
+        actionTitle = button.map { PermissionsL10n.text($0.title, localizer) }
+        actionHint = button.map { PermissionsL10n.text($0.hint, localizer, name) }
+        learnMoreTitle = PermissionsL10n.text("learn_more_button", localizer)
+        learnMoreHint = PermissionsL10n.text("learn_more_hint", localizer, name)
     }
 
-    /// The label of ``action``'s button, or nil when there is no button.
-    public var actionTitle: String? {
-        switch action {
-        case .allow: "Allow"
-        case .allowAlways: "Allow Always"
-        case .openSettings: "Settings"
-        case .none: nil
-        }
-    }
-}
-
-extension PermissionCard {
     /// The status line of a card. Health never claims anything about reading.
     static func statusText(
         for permission: Permission,
         state: PermissionState,
         locationStatus: LocationPermissionStatus,
-        locationServicesEnabled: Bool
+        locationServicesEnabled: Bool,
+        localizer: Localizer
     ) -> String {
-        switch (permission, state) {
-        case (_, .notDetermined): "Not asked yet"
-        case (.location, .authorized): locationStatus == .authorizedAlways ? "Always" : "While using the app"
-        case (.healthKit, .authorized): "Saving allowed"
-        case (_, .authorized): "Allowed"
-        case (.location, .denied) where !locationServicesEnabled: "Location Services are off"
-        case (.healthKit, .denied): "Saving not allowed"
-        case (_, .denied): "Not allowed"
-        case (_, .restricted): "Restricted on this device"
-        case (_, .unavailable): "Not available on this device"
-        }
+        let key =
+            switch (permission, state) {
+            case (_, .notDetermined): "status_not_determined"
+            case (.location, .authorized):
+                locationStatus == .authorizedAlways ? "status_location_always" : "status_location_while_using"
+            case (.healthKit, .authorized): "status_health_saving_allowed"
+            case (_, .authorized): "status_allowed"
+            case (.location, .denied) where !locationServicesEnabled: "status_location_services_off"
+            case (.healthKit, .denied): "status_health_saving_not_allowed"
+            case (_, .denied): "status_not_allowed"
+            case (_, .restricted): "status_restricted"
+            case (_, .unavailable): "status_unavailable"
+            }
+        return PermissionsL10n.text(key, localizer)
     }
 }

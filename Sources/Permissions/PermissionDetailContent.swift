@@ -1,27 +1,41 @@
 import DeviceInterfaces
-/// What the "Learn more" detail of one permission shows.
+import Localization
+
+/// What the "Learn more" detail of one permission shows, in the screen's language.
 public struct PermissionDetailContent: Sendable, Equatable {
     public var card: PermissionCard
     public var details: PermissionDetails
+    /// The three headings: what we do, what we don't do, privacy.
+    public var whatWeDoHeading: String
+    public var whatWeDoNotDoHeading: String
+    public var privacyHeading: String
+    /// "Done".
+    public var doneButton: String
     /// For HealthKit: one line per type the app saves, with its write status. Reading is never listed
     /// as allowed or denied, because iOS does not reveal it.
     public var healthLines: [String]
 
-    init(card: PermissionCard, health: HealthAuthorization) {
+    init(card: PermissionCard, health: HealthAuthorization, localizer: Localizer) {
         self.card = card
-        self.details = card.permission.details
+        self.details = card.permission.details(localizer)
+        whatWeDoHeading = PermissionsL10n.whatWeDoHeading(localizer)
+        whatWeDoNotDoHeading = PermissionsL10n.whatWeDoNotDoHeading(localizer)
+        privacyHeading = PermissionsL10n.privacyHeading(localizer)
+        doneButton = PermissionsL10n.doneButton(localizer)
         guard card.permission == .healthKit, health.isAvailable else {
             healthLines = []
             return
         }
         var lines = health.writeStatus.keys.sorted().map { type -> String in
-            switch health.writeStatus[type] ?? .notDetermined {
-            case .sharingAuthorized: "\(type.displayName): saving allowed"
-            case .sharingDenied: "\(type.displayName): saving not allowed"
-            case .notDetermined: "\(type.displayName): not asked yet"
-            }
+            let key =
+                switch health.writeStatus[type] ?? .notDetermined {
+                case .sharingAuthorized: "health_line_saving_allowed"
+                case .sharingDenied: "health_line_saving_not_allowed"
+                case .notDetermined: "health_line_not_asked"
+                }
+            return PermissionsL10n.text(key, localizer, PermissionsL10n.name(of: type, localizer))
         }
-        lines.append("Reading: iOS does not tell apps whether you allowed it; change it in the Health app.")
+        lines.append(PermissionsL10n.text("health_line_reading", localizer))
         healthLines = lines
     }
 }

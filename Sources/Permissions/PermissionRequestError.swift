@@ -1,3 +1,5 @@
+import Localization
+
 /// Why a permission request could not even be made.
 public enum PermissionRequestError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Info.plist lacks a usage description iOS requires. For Motion and HealthKit iOS would crash the
@@ -6,12 +8,13 @@ public enum PermissionRequestError: Error, Sendable, Equatable, CustomStringConv
     /// The system reported an error the manager cannot translate into a state.
     case systemError(Permission, String)
 
+    /// For logs and developers, in English; ``message(_:)`` is what a person reads.
     public var description: String {
         switch self {
         case .missingUsageDescription(let permission, let keys):
-            "cannot ask for \(permission.title): Info.plist lacks \(keys.joined(separator: ", "))"
+            "cannot ask for \(permission.title(.english)): Info.plist lacks \(keys.joined(separator: ", "))"
         case .systemError(let permission, let message):
-            "\(permission.title) request failed: \(message)"
+            "\(permission.title(.english)) request failed: \(message)"
         }
     }
 }

@@ -1,3 +1,4 @@
+import Localization
 import Observation
 import PetSpotDomain
 
@@ -40,18 +41,24 @@ public final class PermissionsScreenModel {
     /// Whether ``finish()`` already ran.
     public private(set) var isCompleted = false
 
+    /// The language and locale of every text the screen shows.
+    public let localizer: Localizer
+
     @ObservationIgnored public let manager: PermissionManager
     @ObservationIgnored private let onComplete: @MainActor () -> Void
 
     /// - Parameters:
+    ///   - localizer: the language and locale of the screen's texts; the device's by default.
     ///   - onComplete: called once, when the person taps Done.
     public init(
         manager: PermissionManager,
         permissions: [Permission] = Permission.allCases,
         offersAlwaysLocation: Bool = false,
+        localizer: Localizer = .system,
         onComplete: @escaping @MainActor () -> Void
     ) {
         self.manager = manager
+        self.localizer = localizer
         self.permissions = permissions
         self.offersAlwaysLocation = offersAlwaysLocation
         self.onComplete = onComplete
@@ -66,14 +73,11 @@ public final class PermissionsScreenModel {
         return PermissionCard(
             permission: permission,
             state: state,
-            statusText: PermissionCard.statusText(
-                for: permission,
-                state: state,
-                locationStatus: manager.locationStatus,
-                locationServicesEnabled: manager.locationServicesEnabled
-            ),
             action: action(for: permission, state: state),
-            isBusy: manager.requestsInFlight.contains(permission)
+            isBusy: manager.requestsInFlight.contains(permission),
+            locationStatus: manager.locationStatus,
+            locationServicesEnabled: manager.locationServicesEnabled,
+            localizer: localizer
         )
     }
 
@@ -84,7 +88,7 @@ public final class PermissionsScreenModel {
 
     /// The "Learn more" content of one permission: its card, what we do and don't do, privacy.
     public func detail(for permission: Permission) -> PermissionDetailContent {
-        PermissionDetailContent(card: card(for: permission), health: manager.health)
+        PermissionDetailContent(card: card(for: permission), health: manager.health, localizer: localizer)
     }
 
     /// Whether Done is enabled: no request is under way.
@@ -131,7 +135,7 @@ public final class PermissionsScreenModel {
     }
 
     private func refused(_ permission: Permission, _ error: PermissionRequestError) {
-        errorMessage = error.description
+        errorMessage = error.message(localizer)
         let reason: RefusalReason =
             switch error {
             case .missingUsageDescription: .missingUsageDescription

@@ -1,19 +1,29 @@
+import DeviceInterfaces
 import Foundation
+import Localization
+import Permissions
 import PetSpotDomain
 import StartupFeature
 
-/// Renders a scenario's log as a storyboard a person can follow: what they see, step by step.
+/// Renders a scenario's log as a storyboard a person can follow: what they see, step by step, in the
+/// language and units of a ``Localizer``. The log itself stays language-neutral.
 public enum Storyboard {
-    /// The storyboard of one run.
-    public static func render(_ scenario: Scenario, _ outcome: ScenarioRun.Outcome) -> String {
-        var out = ["", "━━ \(scenario.name)", "   \(deviceSummary(scenario))"]
+    /// The storyboard of one run; `label` (the bundled file's name) picks a translated title.
+    public static func render(
+        _ scenario: Scenario,
+        _ outcome: ScenarioRun.Outcome,
+        label: String? = nil,
+        localizer: Localizer = .english
+    ) -> String {
+        let teller = Teller(localizer: localizer)
+        let title = label.flatMap { teller.scenarioTitle($0) } ?? scenario.name
+        var out = ["", "━━ \(title)", "   \(teller.deviceSummary(scenario))"]
         for line in outcome.lines {
-            guard let sentence = sentence(for: line) else { continue }
-            let time = Duration.milliseconds(line.atMs).secondsText
-            out.append("   \(String(repeating: " ", count: max(0, 8 - time.count)))\(time)  \(sentence)")
+            guard let sentence = teller.sentence(for: line) else { continue }
+            let time = teller.text("time_format", localizer.number(Double(line.atMs) / 1000, fractionDigits: 3))
+            out.append("   \(String(repeating: " ", count: max(0, 9 - time.count)))\(time)  \(sentence)")
             for pet in line.preview {
-                let distance = pet.distanceKm.map { String(format: ", %.1f km away", $0) } ?? ""
-                out.append("                · \(pet.name), \(pet.breed) (\(pet.species)) in \(pet.city)\(distance)")
+                out.append("                · \(teller.petLine(pet))")
             }
         }
         if let failure = outcome.failure { out.append("   ✗ \(failure)") }
@@ -21,17 +31,20 @@ public enum Storyboard {
     }
 
     /// The summary table: scenario, whether the listing came with location, time to first listing.
-    public static func table(_ rows: [(label: String, outcome: ScenarioRun.Outcome)]) -> String {
-        let header = ("scenario", "final listing", "first listing")
+    public static func table(_ rows: [(label: String, outcome: ScenarioRun.Outcome)], localizer: Localizer = .english) -> String {
+        let teller = Teller(localizer: localizer)
+        let header = (teller.text("table_scenario"), teller.text("table_final_listing"), teller.text("table_first_listing"))
         let cells = rows.map { row -> (String, String, String) in
             let listings = row.outcome.lines.filter { $0.event == "listingShown" }
             let kind: String =
                 switch listings.last?[field: "withLocation"] {
-                case .bool(true)?: "nearby (with location)"
-                case .bool(false)?: "all (without location)"
-                default: "none"
+                case .bool(true)?: teller.text("table_nearby")
+                case .bool(false)?: teller.text("table_all")
+                default: teller.text("table_none")
                 }
-            let first = listings.first.map { String(format: "%.3f s", Double($0.atMs) / 1000) } ?? "—"
+            let first = listings.first.map {
+                teller.text("time_format", localizer.number(Double($0.atMs) / 1000, fractionDigits: 3))
+            } ?? "—"
             return (row.label, kind, first)
         }
         let widths = (
@@ -48,23 +61,56 @@ public enum Storyboard {
         return ([row(header), rule] + cells.map(row)).joined(separator: "\n")
     }
 
-    private static func deviceSummary(_ scenario: Scenario) -> String {
-        let device = scenario.device
-        var parts = ["location permission \(device.authorization.rawValue)"]
-        if !device.locationServicesEnabled { parts.append("Location Services off") }
-        if !device.preciseLocation { parts.append("Precise Location off") }
-        if !device.infoPlistHasWhenInUseKey { parts.append("no When-In-Use key in Info.plist") }
-        if device.motion != .notDetermined { parts.append("Motion & Fitness \(device.motion.rawValue)") }
-        if device.health != .notDetermined { parts.append("Health \(device.health.rawValue)") }
-        if !device.infoPlistHasMotionKey { parts.append("no Motion key in Info.plist") }
-        if !device.infoPlistHasHealthKeys { parts.append("no Health keys in Info.plist") }
-        if !device.infoPlistHasAlwaysKey { parts.append("no Always key in Info.plist") }
-        parts.append(device.position == nil ? "no GPS fix possible" : "fix in \(device.fixDelayMs) ms")
-        if !scenario.network.reachable { parts.append("network down") }
-        return "(" + parts.joined(separator: ", ") + ")"
+    /// `Storyboard.strings` / `Storyboard.stringsdict` of this module.
+    public static let strings = StringTable(name: "Storyboard", bundle: .module)
+}
+
+/// Tells one run in one language: each log line as a sentence, from the storyboard's table and the
+/// app's own texts (the popup, the buttons, the permission names).
+private struct Teller {
+    let localizer: Localizer
+
+    func text(_ key: String, _ arguments: String...) -> String {
+        StringTable.format(Storyboard.strings.string(key, localizer.language), arguments)
     }
 
-    private static func text(_ line: LogLine, _ field: String) -> String {
+    /// The translated title of a bundled scenario, if the table has one.
+    func scenarioTitle(_ label: String) -> String? {
+        let key = "scenario_\(label)"
+        let title = Storyboard.strings.string(key, localizer.language)
+        return title == key ? nil : title
+    }
+
+    func deviceSummary(_ scenario: Scenario) -> String {
+        let device = scenario.device
+        var parts = [text("summary_location_permission", text("location_status_\(device.authorization.rawValue)"))]
+        if !device.locationServicesEnabled { parts.append(text("summary_services_off")) }
+        if !device.preciseLocation { parts.append(text("summary_precise_off")) }
+        if !device.infoPlistHasWhenInUseKey { parts.append(text("summary_no_when_in_use_key")) }
+        if device.motion != .notDetermined { parts.append(text("summary_motion", text("state_\(device.motion.rawValue)"))) }
+        if device.health != .notDetermined { parts.append(text("summary_health", text("state_\(device.health.rawValue)"))) }
+        if !device.infoPlistHasMotionKey { parts.append(text("summary_no_motion_key")) }
+        if !device.infoPlistHasHealthKeys { parts.append(text("summary_no_health_keys")) }
+        if !device.infoPlistHasAlwaysKey { parts.append(text("summary_no_always_key")) }
+        parts.append(
+            device.position == nil
+                ? text("summary_no_fix")
+                : text("summary_fix_in", localizer.number(Double(device.fixDelayMs) / 1000, fractionDigits: 1))
+        )
+        if !scenario.network.reachable { parts.append(text("summary_network_down")) }
+        return text("summary_format", parts.joined(separator: text("list_separator")))
+    }
+
+    func petLine(_ pet: LogLine.PetPreview) -> String {
+        let species = Animal.Species(rawValue: pet.species).map { L10n.species($0, localizer) } ?? pet.species
+        guard let kilometres = pet.distanceKm else {
+            return text("pet_line", pet.name, pet.breed, species, pet.city)
+        }
+        let distance = localizer.distance(Measurement(value: kilometres, unit: .kilometers))
+        return text("pet_line_distance", pet.name, pet.breed, species, pet.city, distance)
+    }
+
+    private func field(_ line: LogLine, _ field: String) -> String {
         switch line[field: field] {
         case .string(let value)?: value
         case .int(let value)?: String(value)
@@ -75,99 +121,163 @@ public enum Storyboard {
     }
 
     // Only what the person sees or does; plumbing events are left to `petspot run`.
-    private static func sentence(for line: LogLine) -> String? {
+    func sentence(for line: LogLine) -> String? {
         switch line.event {
-        case "appLaunched": "They open PetSpot."
-        case "appBackgrounded": "They leave the app."
-        case "appForegrounded": "They come back to the app."
-        case "appTerminated": "The app is closed."
+        case "appLaunched": text("app_launched")
+        case "appBackgrounded": text("app_backgrounded")
+        case "appForegrounded": text("app_foregrounded")
+        case "appTerminated": text("app_terminated")
         case "systemAlertShown":
-            switch text(line, "alert") {
-            case "locationAlways": "iOS asks: “Change to Always Allow?” (Keep Only While Using · Change to Always Allow)"
-            case "motion": "iOS asks: “PetSpot would like to access your Motion & Fitness activity” (Don't Allow · OK)"
-            case "health": "The Health sheet lists what PetSpot would save and read (Don't Allow · Turn On All · Allow)"
-            default: "iOS asks: “Allow PetSpot to use your location?” (Allow Once · Allow While Using App · Don't Allow)"
+            switch field(line, "alert") {
+            case "locationAlways": text("alert_location_always")
+            case "motion": text("alert_motion")
+            case "health": text("alert_health")
+            default: text("alert_location_when_in_use")
             }
-        case "systemAlertAnswered": "They tap “\(alertChoice(text(line, "choice")))”."
-        case "systemAlertDismissed": "The iOS alert goes away unanswered."
-        case "permissionsScreenShown": "They tap Permissions: a card each for Location, Motion & Fitness and Apple Health."
-        case "permissionsScreenClosed": "They tap Done and are back on the listing."
-        case "permissionRequestStarted": "From its card, they ask to allow \(permissionName(text(line, "permission")))."
+        case "systemAlertAnswered":
+            field(line, "choice") == "allowAll"
+                ? text("alert_answered_allow_all") : text("tap", alertChoice(field(line, "choice")))
+        case "systemAlertDismissed": text("alert_dismissed")
+        case "permissionsScreenShown":
+            text(
+                "permissions_shown",
+                PermissionsL10n.title(localizer),
+                Permission.location.title(localizer),
+                Permission.motion.title(localizer),
+                Permission.healthKit.title(localizer)
+            )
+        case "permissionsScreenClosed": text("permissions_closed", PermissionsL10n.doneButton(localizer))
+        case "permissionRequestStarted": text("permission_request_started", permissionName(field(line, "permission")))
         case "permissionRequestRefused":
-            "PetSpot does not ask for \(permissionName(text(line, "permission"))): its Info.plist lacks the usage description "
-                + "(iOS would \(text(line, "permission") == "location" ? "ignore the request" : "stop the app")). The card says so."
+            text(
+                field(line, "permission") == "location"
+                    ? "permission_request_refused_location" : "permission_request_refused_other",
+                permissionName(field(line, "permission"))
+            )
         case "permissionStateChanged":
-            "Everywhere in the app, \(permissionName(text(line, "permission"))) is now \(stateName(text(line, "state")))."
-        case "settingsOpened": "Settings opens on PetSpot's page."
-        case "settingChanged": "In Settings they set \(text(line, "setting")) to “\(settingValue(text(line, "value")))”."
-        case "allowOnceExpired": "iOS lets the one-time permission lapse."
-        case "moved": line[field: "fixPossible"] == .bool(true) ? "They walk outdoors." : "They go where no GPS fix is possible."
-        case "networkChanged": line[field: "reachable"] == .bool(true) ? "The network is back." : "The network drops."
-        case "requestIgnored": "iOS ignores the app's request (\(text(line, "reason")))."
-        case "customPopupShown": popupSentence(reason: text(line, "reason"))
-        case "noPetsNearby": "Nobody is listed within 50 km of them, so the app asks for the newest pets everywhere."
-        case "refreshRequested": "They pull the list down to refresh it."
+            text("permission_state_changed", permissionName(field(line, "permission")), stateName(field(line, "state")))
+        case "settingsOpened": text("settings_opened")
+        case "settingChanged":
+            text("setting_changed", settingName(field(line, "setting")), settingValue(field(line, "value")))
+        case "allowOnceExpired": text("allow_once_expired")
+        case "moved": line[field: "fixPossible"] == .bool(true) ? text("moved_fix_possible") : text("moved_no_fix")
+        case "networkChanged": line[field: "reachable"] == .bool(true) ? text("network_back") : text("network_down")
+        case "requestIgnored": ignoredSentence(reason: field(line, "reason"))
+        case "customPopupShown": popupSentence(reason: field(line, "reason"))
+        case "noPetsNearby": text("no_pets_nearby", localizer.distance(L10n.searchRadius, fractionDigits: 0))
+        case "refreshRequested": text("refresh_requested")
         case "customPopupDismissed":
-            switch text(line, "button") {
-            case "goToSettings": "They tap “Go to Settings”."
-            case "cancel": "They tap “Cancel”."
-            default: "The popup closes by itself: location is allowed now."
+            switch field(line, "button") {
+            case "goToSettings": text("tap", L10n.text(.popupSettingsButton, localizer))
+            case "cancel": text("tap", L10n.text(.popupCancelButton, localizer))
+            default: text("popup_closed_itself")
             }
-        case "locationUnavailable": "No location (\(text(line, "reason"))): the app lists pets without it."
-        case "queryFailed": "The listing fails to load: an error with Retry shows (\(text(line, "message")))."
-        case "retryTapped": "They tap Retry."
+        case "locationUnavailable":
+            text("location_unavailable", unavailableReason(field(line, "reason")))
+        case "queryFailed":
+            text("query_failed", L10n.text(.listErrorMessage, localizer), L10n.text(.listRetryButton, localizer))
+        case "retryTapped": text("tap", L10n.text(.listRetryButton, localizer))
         case "listingShown":
-            line[field: "withLocation"] == .bool(true)
-                ? "They see \(text(line, "count")) pets near them:" : "They see \(text(line, "count")) pets (all areas, newest first):"
+            listingSentence(
+                count: { if case .int(let count)? = line[field: "count"] { count } else { 0 } }(),
+                nearby: line[field: "withLocation"] == .bool(true)
+            )
         default: nil
         }
     }
 
+    private func listingSentence(count: Int, nearby: Bool) -> String {
+        Storyboard.strings.plural(
+            nearby ? "listing_nearby" : "listing_everywhere",
+            localizer.language,
+            number: localizer.number(count),
+            operands: PluralOperands(count)
+        )
+    }
+
     /// The popup as the person reads it, in the app's own words for its cause.
-    private static func popupSentence(reason raw: String) -> String {
-        let content = PermissionPopupContent(reason: PermissionPopupReason(rawValue: raw) ?? .denied)
-        return "A popup explains: “\(content.title) — \(content.message)” (\(content.settingsButton) · \(content.cancelButton))"
+    private func popupSentence(reason raw: String) -> String {
+        let content = PermissionPopupContent(reason: PermissionPopupReason(rawValue: raw) ?? .denied, localizer: localizer)
+        return text("popup_shown", content.title, content.message, content.settingsButton, content.cancelButton)
     }
 
-    private static func permissionName(_ raw: String) -> String {
+    /// Why iOS ignored a request, from the simulated device's reason (English diagnostics) when it is
+    /// one the table knows.
+    private func ignoredSentence(reason: String) -> String {
+        let lacks = "Info.plist lacks "
+        let why: String? =
+            if reason.hasPrefix(lacks) {
+                text("ignored_missing_key", String(reason.dropFirst(lacks.count)))
+            } else if reason == "a system alert is already showing" {
+                text("ignored_alert_showing")
+            } else if reason == "the app is not in the foreground" {
+                text("ignored_background")
+            } else if reason.hasPrefix("Always was already requested") {
+                text("ignored_always_used")
+            } else if reason.hasPrefix("the When-In-Use grant is temporary") {
+                text("ignored_temporary")
+            } else if reason.hasPrefix("status is") {
+                text("ignored_decided")
+            } else {
+                nil
+            }
+        return why.map { text("request_ignored", $0) } ?? text("request_ignored_plain")
+    }
+
+    private func permissionName(_ raw: String) -> String {
         switch raw {
-        case "motion": "Motion & Fitness"
-        case "health": "Apple Health"
-        default: "Location"
+        case "motion": Permission.motion.title(localizer)
+        case "health": Permission.healthKit.title(localizer)
+        default: Permission.location.title(localizer)
         }
     }
 
-    private static func stateName(_ raw: String) -> String {
+    private func stateName(_ raw: String) -> String {
         switch raw {
-        case "authorized": "allowed"
-        case "denied": "not allowed"
-        case "notDetermined": "not asked yet"
-        case "restricted": "restricted on this phone"
-        default: "not available on this phone"
+        case "authorized", "denied", "notDetermined", "restricted": text("state_\(raw)")
+        default: text("state_unavailable")
         }
     }
 
-    private static func settingValue(_ raw: String) -> String {
+    /// A setting's name as the simulated device logs it, in Settings' words.
+    private func settingName(_ raw: String) -> String {
         switch raw {
-        case "sharingAuthorized": "On"
-        case "sharingDenied": "Off"
-        case "never": "Never"
-        case "askNextTime": "Ask Next Time Or When I Share"
-        case "whileUsing": "While Using the App"
-        case "always": "Always"
+        case "Location": return text("setting_location")
+        case "Location Services": return text("setting_location_services")
+        case "Precise Location": return text("setting_precise_location")
+        case "Location restriction": return text("setting_location_restriction")
+        case "Motion & Fitness": return text("setting_motion_fitness")
+        case "Fitness Tracking": return text("setting_fitness_tracking")
+        default: break
+        }
+        for type in HealthDataType.allCases {
+            let name = PermissionsL10n.name(of: type, localizer)
+            if raw == "Health: save \(type.displayName)" { return text("setting_health_save", name) }
+            if raw == "Health: read \(type.displayName)" { return text("setting_health_read", name) }
+        }
+        return raw
+    }
+
+    private func settingValue(_ raw: String) -> String {
+        switch raw {
+        case "on", "sharingAuthorized": text("value_on")
+        case "off", "sharingDenied": text("value_off")
+        case "never", "askNextTime", "whileUsing", "always", "notDetermined": text("value_\(raw)")
         default: raw
         }
     }
 
-    private static func alertChoice(_ raw: String) -> String {
+    private func alertChoice(_ raw: String) -> String {
         switch raw {
-        case "allowWhileUsing": "Allow While Using App"
-        case "allowOnce": "Allow Once"
-        case "changeToAlwaysAllow": "Change to Always Allow"
-        case "keepOnlyWhileUsing": "Keep Only While Using"
-        case "allow": "OK"
-        case "allowAll": "Turn On All”, then “Allow"
-        default: "Don't Allow"
+        case "allowWhileUsing", "allowOnce", "changeToAlwaysAllow", "keepOnlyWhileUsing", "allow": text("choice_\(raw)")
+        default: text("choice_dontAllow")
+        }
+    }
+
+    private func unavailableReason(_ raw: String) -> String {
+        switch raw {
+        case "staleFix", "timeout", "notAuthorized", "revoked": text("unavailable_\(raw)")
+        default: text("unavailable_other")
         }
     }
 }

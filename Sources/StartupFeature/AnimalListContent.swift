@@ -23,7 +23,13 @@ extension AnimalListViewModel {
     /// Said above a listing shown because nobody is within the search radius; nil otherwise.
     public var nothingNearbyNotice: String? {
         guard let listing = state.listing, listing.isFallbackForNothingNearby, !listing.animals.isEmpty else { return nil }
-        return L10n.AnimalList.nothingNearby
+        return L10n.nothingNearby(localizer)
+    }
+
+    /// "18 pets near you" / "20 pets, newest first" above a listing that has pets; nil otherwise.
+    public var listingSummary: String? {
+        guard let listing = state.listing, !listing.animals.isEmpty else { return nil }
+        return L10n.listSummary(count: listing.animals.count, nearby: listing.queriedNearLocation, localizer)
     }
 
     /// The error with Retry shown above earlier results; nil when there are none or no error.

@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import Localization
 import PetSpotDomain
 
 /// The startup screen's view model: it feeds ``StartupMachine`` with events and performs the
@@ -20,12 +21,12 @@ public final class AnimalListViewModel {
     public var animals: [Animal] { state.listing?.animals ?? [] }
     public var isLoading: Bool { state.isLoading }
     /// The error text with Retry, while the last query's failure is showing.
-    public var errorMessage: String? { state.loadFailure == nil ? nil : L10n.AnimalList.errorMessage }
+    public var errorMessage: String? { state.loadFailure == nil ? nil : L10n.text(.listErrorMessage, localizer) }
     public var locationPermissionStatus: LocationPermissionStatus { state.permissionStatus }
     public var currentLocation: UserLocation? { state.currentLocation }
 
     /// The custom popup's words while it shows, by its cause; nil when it does not show.
-    public var permissionPopup: PermissionPopupContent? { state.popup.map(PermissionPopupContent.init(reason:)) }
+    public var permissionPopup: PermissionPopupContent? { state.popup.map { PermissionPopupContent(reason: $0, localizer: localizer) } }
 
     /// Whether the custom popup shows (the seed's name; ``permissionPopup`` says what it says).
     ///
@@ -35,6 +36,9 @@ public final class AnimalListViewModel {
         get { state.isPopupPresented }
         set { _ = newValue }
     }
+
+    /// The language and locale of every text the screen shows.
+    public let localizer: Localizer
 
     /// Opens this app's page in Settings; set by whoever builds the screen (the iOS app, a scenario run).
     @ObservationIgnored public var onOpenAppSettings: (@MainActor () -> Void)?
@@ -56,11 +60,14 @@ public final class AnimalListViewModel {
     ///   - locationService: Permission and location, in domain types.
     ///   - animalRepository: Where the listing comes from.
     ///   - coordinateDecimals: Decimal places of coordinates sent to the server (2 ≈ 1 km).
+    ///   - localizer: The language and locale of the screen's texts; the device's by default.
     public init(
         locationService: any LocationServiceProtocol,
         animalRepository: any AnimalRepositoryProtocol,
-        coordinateDecimals: Int = 2
+        coordinateDecimals: Int = 2,
+        localizer: Localizer = .system
     ) {
+        self.localizer = localizer
         self.locationService = locationService
         self.animalRepository = animalRepository
         self.state = StartupMachine.State(coordinateDecimals: coordinateDecimals)

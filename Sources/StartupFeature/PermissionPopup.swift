@@ -1,3 +1,4 @@
+import Localization
 import PetSpotDomain
 
 /// Why the custom popup shows. Each cause has its own words, because each has a different remedy.
@@ -27,21 +28,26 @@ public struct PermissionPopupContent: Equatable, Sendable {
     public var settingsButton: String
     public var cancelButton: String
 
-    public init(reason: PermissionPopupReason) {
+    /// VoiceOver hint of the settings button: what it does.
+    public var settingsHint: String
+    /// VoiceOver hint of the cancel button.
+    public var cancelHint: String
+
+    /// The popup for `reason` in `localizer`'s language.
+    public init(reason: PermissionPopupReason, localizer: Localizer = .system) {
         self.reason = reason
-        switch reason {
-        case .denied:
+        let (titleKey, messageKey): (L10n.Key, L10n.Key) =
+            switch reason {
             // The seed's four keys keep the denied text.
-            title = L10n.Location.Permission.Popup.title
-            message = L10n.Location.Permission.Popup.message
-        case .restricted:
-            title = L10n.Location.Permission.Popup.restrictedTitle
-            message = L10n.Location.Permission.Popup.restrictedMessage
-        case .locationServicesOff:
-            title = L10n.Location.Permission.Popup.servicesOffTitle
-            message = L10n.Location.Permission.Popup.servicesOffMessage
-        }
-        settingsButton = L10n.Location.Permission.Popup.settingsButton
-        cancelButton = L10n.Location.Permission.Popup.cancelButton
+            case .denied: (.popupTitle, .popupMessage)
+            case .restricted: (.popupRestrictedTitle, .popupRestrictedMessage)
+            case .locationServicesOff: (.popupServicesOffTitle, .popupServicesOffMessage)
+            }
+        title = L10n.text(titleKey, localizer)
+        message = L10n.text(messageKey, localizer)
+        settingsButton = L10n.text(.popupSettingsButton, localizer)
+        cancelButton = L10n.text(.popupCancelButton, localizer)
+        settingsHint = L10n.text(.popupSettingsHint, localizer)
+        cancelHint = L10n.text(.popupCancelHint, localizer)
     }
 }

@@ -1,4 +1,5 @@
 #if canImport(SwiftUI)
+    import Localization
     import PetSpotDomain
     import StartupFeature
     import SwiftUI
@@ -28,19 +29,27 @@
             NavigationStack {
                 VStack(spacing: 0) {
                     if let banner = viewModel.errorBanner {
-                        ErrorMessageView(message: banner, retry: { viewModel.retry() })
+                        ErrorMessageView(message: banner, localizer: localizer, retry: { viewModel.retry() })
                     }
                     if let notice = viewModel.nothingNearbyNotice {
-                        Text(notice)
+                        Text(verbatim: notice)
                             .font(.footnote)
                             .padding()
                             .accessibilityIdentifier(AccessibilityIdentifiers.AnimalList.nothingNearby)
                     }
+                    if let summary = viewModel.listingSummary {
+                        Text(verbatim: summary)
+                            .font(.footnote)
+                            .foregroundStyle(.secondary)
+                            .padding()
+                            .accessibilityAddTraits(.isHeader)
+                    }
                     listing
                 }
-                .navigationTitle(L10n.AnimalList.title)
+                .navigationTitle(L10n.text(.listTitle, localizer))
                 .toolbar {
-                    Button("Permissions") { openPermissions() }
+                    Button(L10n.text(.listPermissionsButton, localizer)) { openPermissions() }
+                        .accessibilityHint(L10n.text(.listPermissionsHint, localizer))
                         .accessibilityIdentifier("animalList.permissions")
                 }
             }
@@ -63,22 +72,24 @@
             }
         }
 
+        private var localizer: Localizer { viewModel.localizer }
+
         @ViewBuilder private var listing: some View {
             switch viewModel.content {
             case .loading:
-                ProgressView(L10n.AnimalList.loading)
+                ProgressView(L10n.text(.listLoading, localizer))
                     .frame(maxWidth: .infinity, maxHeight: .infinity)
                     .accessibilityIdentifier(AccessibilityIdentifiers.AnimalList.loading)
             case .failed(let message):
-                ErrorMessageView(message: message, retry: { viewModel.retry() })
+                ErrorMessageView(message: message, localizer: localizer, retry: { viewModel.retry() })
                     .frame(maxWidth: .infinity, maxHeight: .infinity)
             case .empty:
-                Text(L10n.AnimalList.empty)
+                Text(verbatim: L10n.text(.listEmpty, localizer))
                     .frame(maxWidth: .infinity, maxHeight: .infinity)
                     .accessibilityIdentifier(AccessibilityIdentifiers.AnimalList.empty)
             case .animals(let animals):
                 List(animals) { animal in
-                    AnimalRowView(animal: animal)
+                    AnimalRowView(animal: animal, localizer: localizer)
                         .accessibilityIdentifier(AccessibilityIdentifiers.AnimalList.row(id: animal.id))
                 }
                 .accessibilityIdentifier(AccessibilityIdentifiers.AnimalList.list)

@@ -23,33 +23,37 @@
                             Image(systemName: content.card.symbolName)
                                 .font(.largeTitle)
                                 .accessibilityHidden(true)
-                            Text(content.card.statusText)
+                            Text(verbatim: content.card.statusText)
                                 .font(.headline)
                                 .foregroundStyle(content.card.state.tint)
                         }
-                        Text("What we do")
+                        Text(verbatim: content.whatWeDoHeading)
                             .font(.title3)
+                            .accessibilityAddTraits(.isHeader)
                         ForEach(content.details.whatWeDo, id: \.self) { line in
                             Label(line, systemImage: "checkmark.circle")
                         }
-                        Text("What we don't do")
+                        Text(verbatim: content.whatWeDoNotDoHeading)
                             .font(.title3)
+                            .accessibilityAddTraits(.isHeader)
                         ForEach(content.details.whatWeDoNotDo, id: \.self) { line in
                             Label(line, systemImage: "xmark.circle")
                         }
-                        Text("Privacy")
+                        Text(verbatim: content.privacyHeading)
                             .font(.title3)
-                        Text(content.details.privacy)
+                            .accessibilityAddTraits(.isHeader)
+                        Text(verbatim: content.details.privacy)
                         ForEach(content.healthLines, id: \.self) { line in
-                            Text(line)
+                            Text(verbatim: line)
                                 .font(.footnote)
                         }
                         if let title = content.card.actionTitle {
                             Button(title) { Task { await model.performAction(for: permission) } }
                                 .disabled(content.card.isBusy)
+                                .accessibilityHint(content.card.actionHint ?? "")
                                 .accessibilityIdentifier("permissionDetail.action")
                         }
-                        Button("Done") { model.closeDetail() }
+                        Button(content.doneButton) { model.closeDetail() }
                             .accessibilityIdentifier("permissionDetail.done")
                     }
                     .padding()

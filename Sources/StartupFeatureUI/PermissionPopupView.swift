@@ -33,26 +33,28 @@
 
         private var card: some View {
             VStack(spacing: 16) {
-                Text(content.title)
+                Text(verbatim: content.title)
                     .font(.headline)
                     .accessibilityAddTraits(.isHeader)
                     .accessibilityIdentifier(AccessibilityIdentifiers.PermissionPopup.title)
-                Text(content.message)
+                Text(verbatim: content.message)
                     .font(.body)
                     .accessibilityIdentifier(AccessibilityIdentifiers.PermissionPopup.message)
                 // Stacked and full width, so long translations and large text never squeeze them.
                 VStack(spacing: 8) {
                     Button(action: openSettings) {
-                        Text(content.settingsButton)
+                        Text(verbatim: content.settingsButton)
                             .frame(maxWidth: .infinity)
                     }
                     .buttonStyle(.borderedProminent)
+                    .accessibilityHint(content.settingsHint)
                     .accessibilityIdentifier(AccessibilityIdentifiers.PermissionPopup.goToSettings)
                     Button(action: cancel) {
-                        Text(content.cancelButton)
+                        Text(verbatim: content.cancelButton)
                             .frame(maxWidth: .infinity)
                     }
                     .buttonStyle(.bordered)
+                    .accessibilityHint(content.cancelHint)
                     .accessibilityIdentifier(AccessibilityIdentifiers.PermissionPopup.cancel)
                 }
             }

@@ -16,7 +16,7 @@
             NavigationStack {
                 ScrollView {
                     VStack(alignment: .leading, spacing: 16) {
-                        Text("PetSpot asks only for what it uses. You can change every choice later in Settings.")
+                        Text(verbatim: PermissionsL10n.intro(model.localizer))
                             .font(.subheadline)
                             .foregroundStyle(.secondary)
                         ForEach(model.cards) { card in
@@ -27,18 +27,19 @@
                             )
                         }
                         if let message = model.errorMessage {
-                            Text(message)
+                            Text(verbatim: message)
                                 .font(.footnote)
                                 .foregroundStyle(.red)
                                 .accessibilityIdentifier("permissions.error")
                         }
-                        Button("Done") { model.finish() }
+                        Button(PermissionsL10n.doneButton(model.localizer)) { model.finish() }
                             .disabled(!model.canContinue)
+                            .accessibilityHint(PermissionsL10n.doneHint(model.localizer))
                             .accessibilityIdentifier("permissions.done")
                     }
                     .padding()
                 }
-                .navigationTitle("Permissions")
+                .navigationTitle(PermissionsL10n.title(model.localizer))
             }
             .task { await model.appear() }
             .sheet(item: $model.detailPermission) { permission in
@@ -60,25 +61,28 @@
                         .font(.title2)
                         .accessibilityHidden(true)
                     VStack(alignment: .leading, spacing: 2) {
-                        Text(card.title)
+                        Text(verbatim: card.title)
                             .font(.headline)
-                        Text(card.statusText)
+                        Text(verbatim: card.statusText)
                             .font(.subheadline)
                             .foregroundStyle(card.state.tint)
                             .accessibilityIdentifier("permissions.\(card.permission.rawValue).status")
                     }
                 }
-                Text(card.rationale)
+                Text(verbatim: card.rationale)
                     .font(.callout)
                     .foregroundStyle(.secondary)
                 HStack {
-                    Button("Learn more", action: learnMore)
+                    Button(card.learnMoreTitle, action: learnMore)
+                        .accessibilityHint(card.learnMoreHint)
                         .accessibilityIdentifier("permissions.\(card.permission.rawValue).learnMore")
                     Spacer()
                     if card.isBusy {
                         ProgressView()
+                            .accessibilityLabel(card.statusText)
                     } else if let title = card.actionTitle {
                         Button(title, action: perform)
+                            .accessibilityHint(card.actionHint ?? "")
                             .accessibilityIdentifier("permissions.\(card.permission.rawValue).action")
                     }
                 }

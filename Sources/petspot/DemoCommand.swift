@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Localization
 import ScenarioRunner
 
 /// `petspot demo`: every user story of the spec, played and told as a storyboard.
@@ -12,6 +13,10 @@ struct DemoCommand: AsyncParsableCommand {
             temporary database with \(ScenarioHost.demoPetCount) demo pets (or --server), prints each \
             as a storyboard, then a table: the scenario, whether the listing came with location, and \
             the virtual time to the first listing.
+
+            --language tells it in another language, with that language's numbers and the \
+            locale's units: \(LanguageOption.supportedList). A region may follow the language and \
+            decides the units: en-US and en-GB show miles, en and every other language kilometres.
             """
     )
 
@@ -21,19 +26,27 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Play only the scenarios whose file name contains this text (e.g. us3).")
     var only: String?
 
+    @Option(help: LanguageOption.help)
+    var language: String = LanguageOption.defaultTag
+
+    func validate() throws {
+        _ = try LanguageOption.localizer(language)
+    }
+
     func run() async throws {
+        let localizer = try LanguageOption.localizer(language)
         let files = BundledScenarios.files.filter { only.map($0.lastPathComponent.contains) ?? true }
         guard !files.isEmpty else {
             throw CommandError(only.map { "no bundled scenario matches \"\($0)\"" } ?? "no bundled scenarios found", exitCode: 2)
         }
         let scenarios = try files.map { try ScenarioFile.load($0.path) }
         let outcomes = try await ScenarioHost.run(scenarios, serverURL: server.flatMap(URL.init(string:)))
-        for (scenario, outcome) in zip(scenarios, outcomes) {
-            print(Storyboard.render(scenario, outcome))
+        let labels = files.map { $0.deletingPathExtension().lastPathComponent }
+        for (index, (scenario, outcome)) in zip(scenarios, outcomes).enumerated() {
+            print(Storyboard.render(scenario, outcome, label: labels[index], localizer: localizer))
         }
         print("")
-        let labels = files.map { $0.deletingPathExtension().lastPathComponent }
-        print(Storyboard.table(Array(zip(labels, outcomes))))
+        print(Storyboard.table(Array(zip(labels, outcomes)), localizer: localizer))
         if let failed = zip(scenarios, outcomes).first(where: { $0.1.failure != nil }) {
             throw CommandError("\(failed.0.name): \(failed.1.failure.map(String.init(describing:)) ?? "")", exitCode: 2)
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Localization
 import ScenarioRunner
 
 /// `petspot run`: one scenario, played against the real app on the simulated iPhone.
@@ -12,6 +13,10 @@ struct RunCommand: AsyncParsableCommand {
             listings come over real HTTP from --server, or from a server started in this process on a \
             temporary SQLite database with \(ScenarioHost.demoPetCount) demo pets. The same file \
             prints the same log on every run. The file format is described in docs/scenarios.md.
+
+            With --language the run is told as a storyboard in that language (what the person sees, \
+            with the locale's numbers and units) instead of the event log. The event log, text or \
+            --json, never depends on the language.
 
             Exit status: 0 when every step happened, 2 when the file is invalid or a step could not \
             happen at its moment (the log up to that step is still printed).
@@ -27,7 +32,11 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON Lines instead of text.")
     var json = false
 
+    @Option(help: LanguageOption.help)
+    var language: String?
+
     func validate() throws {
+        if let language { _ = try LanguageOption.localizer(language) }
         if let server {
             guard let url = URL(string: server), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
                 throw ValidationError("--server must be an http(s) URL such as http://127.0.0.1:8080, not \"\(server)\"")
@@ -39,7 +48,11 @@ struct RunCommand: AsyncParsableCommand {
         let parsed = try ScenarioFile.load(scenario)
         let serverURL = server.flatMap(URL.init(string:))
         guard let outcome = try await ScenarioHost.run([parsed], serverURL: serverURL).first else { return }
-        for line in outcome.lines { print(json ? line.jsonLine : line.textLine) }
+        if let language, !json {
+            print(Storyboard.render(parsed, outcome, localizer: try LanguageOption.localizer(language)))
+        } else {
+            for line in outcome.lines { print(json ? line.jsonLine : line.textLine) }
+        }
         if let failure = outcome.failure {
             throw CommandError("\(scenario): \(failure)", exitCode: 2)
         }
@@ -59,6 +72,28 @@ enum ScenarioFile {
             return try Scenario.parse(data)
         } catch {
             throw CommandError("\(path): \(error)", exitCode: 2)
+        }
+    }
+}
+
+/// `--language`: the language of a storyboard.
+enum LanguageOption {
+    static let defaultTag = "en"
+
+    static var supportedList: String { AppLanguage.allCases.map(\.rawValue).joined(separator: ", ") }
+
+    static var help: ArgumentHelp {
+        ArgumentHelp(
+            "Language of the storyboard, with a region for units: \(supportedList), e.g. de, en-US, pt-BR.",
+            valueName: "tag"
+        )
+    }
+
+    static func localizer(_ tag: String) throws -> Localizer {
+        do {
+            return try Localizer(tag: tag)
+        } catch {
+            throw ValidationError("--language: \(error)")
         }
     }
 }

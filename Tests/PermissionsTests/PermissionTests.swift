@@ -1,16 +1,30 @@
+import Foundation
 import DeviceInterfaces
+import Localization
 import Permissions
 import Testing
 
 @Suite struct PermissionTests {
-    @Test(arguments: Permission.allCases)
-    func givenPermission_whenDescribed_thenEveryTextIsPresent(permission: Permission) {
-        #expect(!permission.title.isEmpty)
+    @Test(arguments: Permission.allCases, AppLanguage.allCases)
+    func givenPermission_whenDescribedInALanguage_thenEveryTextIsThatLanguagesOwn(permission: Permission, language: AppLanguage) {
+        let localizer = Localizer(language: language, locale: Locale(identifier: language.rawValue))
+        let texts = [permission.title(localizer), permission.rationale(localizer)]
+            + permission.details(localizer).whatWeDo + permission.details(localizer).whatWeDoNotDo
+            + [permission.details(localizer).privacy]
         #expect(!permission.symbolName.isEmpty)
-        #expect(!permission.rationale.isEmpty)
-        #expect(!permission.details.whatWeDo.isEmpty)
-        #expect(!permission.details.whatWeDoNotDo.isEmpty)
-        #expect(!permission.details.privacy.isEmpty)
+        #expect(permission.details(localizer).whatWeDo.count >= 2)
+        #expect(permission.details(localizer).whatWeDoNotDo.count >= 2)
+        for text in texts {
+            #expect(!text.isEmpty)
+            // A key left unresolved reads as itself: "location_do_1".
+            #expect(!text.contains("_"), "unresolved key \(text)")
+        }
+    }
+
+    @Test func givenGermanScreen_whenLocationIsDescribed_thenSettingsIsCalledEinstellungen() {
+        let german = Localizer(language: .german, locale: Locale(identifier: "de_DE"))
+        #expect(Permission.motion.details(german).privacy.contains("Einstellungen"))
+        #expect(Permission.motion.details(.english).privacy.contains("Settings › Privacy & Security › Motion & Fitness"))
     }
 
     @Test func givenEachPermission_whenAskedForRequirements_thenTheIssueKeysAreListed() {
@@ -31,7 +45,7 @@ import Testing
     }
 
     @Test func givenHealthReadingDescription_whenShown_thenItNeverClaimsToKnowTheReadAnswer() {
-        #expect(Permission.healthKit.details.privacy.contains("does not tell"))
+        #expect(Permission.healthKit.details(.english).privacy.contains("does not tell"))
     }
 
     @Test func givenScopeList_whenParsed_thenKnownNamesAreAcceptedAndUnknownNamed() throws {

@@ -1,4 +1,6 @@
 import Foundation
+import Localization
+import PetSpotDomain
 import StartupFeature
 import Testing
 
@@ -18,14 +20,60 @@ import Testing
         #expect(L10n.AnimalList.empty == "No pets are listed right now.")
         #expect(L10n.AnimalList.errorMessage == "Pets could not be loaded. Check your connection and try again.")
         #expect(L10n.AnimalList.retryButton == "Retry")
-        #expect(L10n.AnimalList.distance(kilometres: 12.345) == "12.3 km away")
     }
 
-    @Test func givenEveryKey_whenLookedUp_thenNoneFallsBackToTheKeyItself() {
-        let bundle = L10n.bundle
-        for key in L10n.allKeys {
-            let text = NSLocalizedString(key, bundle: bundle, comment: "")
-            #expect(text != key, "\(key) is missing from Localizable.strings")
+    @Test(arguments: AppLanguage.allCases)
+    func givenEveryKey_whenLookedUpInALanguage_thenNoneFallsBackToTheKeyItself(language: AppLanguage) {
+        let localizer = Localizer(language: language, locale: Locale(identifier: language.rawValue))
+        for key in L10n.Key.allCases {
+            #expect(L10n.text(key, localizer) != key.rawValue, "\(key.rawValue) is missing in \(language.rawValue)")
         }
+    }
+
+    @Test func givenAPetNearby_whenReadByVoiceOver_thenTheRowIsOneSentenceWithTheDistanceSpelledOut() throws {
+        let reksio = try Animal.fixture(name: "Reksio", species: .dog, distanceKm: 2.5)
+        #expect(L10n.rowAccessibilityLabel(reksio, .english) == "Reksio, dog, 2.5 kilometres away")
+        #expect(L10n.rowAccessibilityLabel(try Animal.fixture(name: "Mia", species: .cat, distanceKm: nil), .english) == "Mia, cat")
+        let polish = Localizer(language: .polish, locale: Locale(identifier: "pl_PL"))
+        #expect(L10n.rowAccessibilityLabel(reksio, polish).contains("2,5 kilometra"))
+    }
+
+    @Test func givenUnitedStatesEnglish_whenADistanceIsShown_thenItIsInMiles() throws {
+        let kilometres = Measurement(value: 2.5, unit: UnitLength.kilometers)
+        #expect(L10n.distance(kilometres, try Localizer(tag: "en-US")) == "1.6 mi away")
+        #expect(L10n.distance(kilometres, try Localizer(tag: "en")) == "2.5 km away")
+        #expect(L10n.distance(kilometres, try Localizer(tag: "de")) == "2,5 km entfernt")
+        #expect(L10n.nothingNearby(try Localizer(tag: "en-US")).contains("31 mi"))
+    }
+
+    @Test func givenListingSizes_whenSummarised_thenEachLanguageUsesItsPluralForm() throws {
+        #expect(L10n.listSummary(count: 1, nearby: true, .english) == "1 pet near you")
+        #expect(L10n.listSummary(count: 2, nearby: true, .english) == "2 pets near you")
+        #expect(L10n.listSummary(count: 1_234, nearby: false, .english) == "1,234 pets, newest first")
+        let polish = try Localizer(tag: "pl-PL")
+        let forms = [1, 2, 5, 22, 25].map { L10n.listSummary(count: $0, nearby: true, polish) }
+        // One, few, many, few, many: five texts, three different nouns.
+        #expect(Set(forms.map { $0.split(separator: " ")[1] }).count == 3)
+        #expect(forms[1].split(separator: " ")[1] == forms[3].split(separator: " ")[1])
+        #expect(forms[2].split(separator: " ")[1] == forms[4].split(separator: " ")[1])
+    }
+}
+
+extension Animal {
+    /// A pet for texts about it; only name, kind and distance matter.
+    fileprivate static func fixture(name: String, species: Species, distanceKm: Double?) throws -> Animal {
+        Animal(
+            id: name.lowercased(),
+            name: name,
+            species: species,
+            breed: "Terrier Mix",
+            sex: .male,
+            ageMonths: 24,
+            description: "",
+            shelter: Shelter(name: "Happy Paws", city: "Warsaw"),
+            location: try GeoCoordinate(latitude: 52.23, longitude: 21.01),
+            publishedAt: Date(timeIntervalSince1970: 0),
+            distanceKm: distanceKm
+        )
     }
 }

@@ -1,0 +1,65 @@
+import Foundation
+import ScenarioRunner
+import Testing
+
+/// `petspot demo --language` and `petspot run --language`: the storyboards in each language PetSpot
+/// speaks, with the locale's units, while the event log stays the same.
+@Suite(.timeLimit(.minutes(2))) struct StoryboardLanguageTests {
+    /// The languages besides English.
+    static let languages = ["de", "es", "fr", "pl", "pt-BR", "ja"]
+
+    /// The lines a person reads: everything but blank lines and the table's rule.
+    private func readableLines(_ output: String) -> [Substring] {
+        output.split(separator: "\n").filter { $0.contains(where: \.isLetter) }
+    }
+
+    @Test(arguments: languages)
+    func givenTheDemo_whenToldInALanguage_thenNoLineIsTheEnglishOneAndNoKeyShows(language: String) async throws {
+        let english = try await PetspotProcess.run(["demo"])
+        let translated = try await PetspotProcess.run(["demo", "--language", language])
+        #expect(english.status == 0 && translated.status == 0, "\(translated.standardError)")
+
+        let englishLines = readableLines(english.standardOutput)
+        let translatedLines = readableLines(translated.standardOutput)
+        #expect(translatedLines.count == englishLines.count)
+        for (englishLine, line) in zip(englishLines, translatedLines) {
+            #expect(line != englishLine, "left in English: \(line)")
+        }
+        // A text missing from a table shows as its key (`location_status_denied`, `scenario_us1-1`).
+        let keyLike = try Regex(#"\b[a-z]+_[a-z_]+\b"#)
+        for line in translatedLines { #expect(line.firstMatch(of: keyLike) == nil, "a key shows: \(line)") }
+    }
+
+    @Test func givenUnitedStatesEnglish_whenTheDemoIsTold_thenDistancesAreInMiles() async throws {
+        let run = try await PetspotProcess.run(["demo", "--only", "us1-1", "--language", "en-US"])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains("Reksio, Terrier Mix (dog) in Warsaw, 1.6 mi away"))
+        #expect(!run.standardOutput.contains(" km away"))
+
+        let metric = try await PetspotProcess.run(["demo", "--only", "us1-1"])
+        #expect(metric.standardOutput.contains("Reksio, Terrier Mix (dog) in Warsaw, 2.5 km away"))
+    }
+
+    @Test func givenAScenario_whenRunWithALanguage_thenTheStoryIsToldThereAndTheJSONLogIsUnchanged() async throws {
+        let file = try #require(BundledScenarios.files.first { $0.lastPathComponent == "us3-1-denied-popup.json" })
+
+        let json = try await PetspotProcess.run(["run", "--scenario", file.path, "--json"])
+        let jsonInGerman = try await PetspotProcess.run(["run", "--scenario", file.path, "--json", "--language", "de"])
+        let story = try await PetspotProcess.run(["run", "--scenario", file.path, "--language", "de"])
+
+        #expect(json.status == 0 && jsonInGerman.status == 0 && story.status == 0, "\(story.standardError)")
+        #expect(!json.standardOutput.isEmpty)
+        #expect(jsonInGerman.standardOutput == json.standardOutput)
+        // The German storyboard quotes the app's own German popup.
+        #expect(story.standardOutput.contains("Einstellungen"))
+        #expect(!story.standardOutput.contains("customPopupShown"))
+    }
+
+    @Test func givenAnUnknownLanguage_whenTheDemoIsAsked_thenItStopsNamingTheLanguagesThereAre() async throws {
+        let run = try await PetspotProcess.run(["demo", "--language", "klingon"])
+        #expect(run.status != 0)
+        #expect(run.standardError.contains("\"klingon\""))
+        #expect(run.standardError.contains("pt-BR"))
+        #expect(run.standardOutput.isEmpty)
+    }
+}
