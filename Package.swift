@@ -172,7 +172,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ScenarioRunnerTests",
-            dependencies: ["ScenarioRunner", "PetSpotDomain"],
+            dependencies: ["ScenarioRunner", "PetSpotDomain", "PetAPI", "StartupFeature"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

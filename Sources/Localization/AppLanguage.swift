@@ -1,14 +1,21 @@
 /// A language PetSpot's texts are written in. The raw value is the name of its `.lproj` folder.
 public enum AppLanguage: String, Sendable, Hashable, CaseIterable, Codable {
     case english = "en"
+    case german = "de"
+    case spanish = "es"
     case french = "fr"
+    case polish = "pl"
+    case brazilianPortuguese = "pt-BR"
+    case japanese = "ja"
 
     /// The plural categories this language's counted texts need, by the CLDR plural rules for
     /// cardinals: every plural entry of a string table has exactly these forms.
     public var pluralCategories: [PluralCategory] {
         switch self {
-        case .english: [.one, .other]
-        case .french: [.one, .many, .other]
+        case .english, .german: [.one, .other]
+        case .spanish, .french, .brazilianPortuguese: [.one, .many, .other]
+        case .polish: [.one, .few, .many, .other]
+        case .japanese: [.other]
         }
     }
 
@@ -17,11 +24,23 @@ public enum AppLanguage: String, Sendable, Hashable, CaseIterable, Codable {
         let i = number.integerDigits
         let v = number.visibleFractionDigits
         switch self {
-        case .english:
+        case .english, .german:
             return i == 1 && v == 0 ? .one : .other
-        case .french:
+        case .spanish:
+            if number.isExactly(1) { return .one }
+            return number.isWholeMillions ? .many : .other
+        case .french, .brazilianPortuguese:
             if i == 0 || i == 1 { return .one }
             return number.isWholeMillions ? .many : .other
+        case .polish:
+            guard v == 0 else { return .other }
+            if i == 1 { return .one }
+            let lastDigit = i % 10
+            let lastTwo = i % 100
+            if (2...4).contains(lastDigit) && !(12...14).contains(lastTwo) { return .few }
+            return .many
+        case .japanese:
+            return .other
         }
     }
 }
@@ -62,7 +81,12 @@ public struct PluralOperands: Sendable, Hashable {
         fractionDigits = whole % scale
     }
 
-    /// CLDR's "many" of French: a whole number of millions ("1 000 000 d’animaux").
+    /// `n = value`: the shown number equals `value` (so 1.0 is exactly 1, as CLDR's `n = 1` means).
+    func isExactly(_ value: Int) -> Bool {
+        integerDigits == value && fractionDigits == 0
+    }
+
+    /// CLDR's "many" of Spanish, French and Portuguese: a whole number of millions ("1 million de …").
     var isWholeMillions: Bool {
         visibleFractionDigits == 0 && integerDigits != 0 && integerDigits % 1_000_000 == 0
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Who reads a text: the language its words are in, and the locale its numbers and units follow.
 ///
-/// The two are separate on purpose: a person reading French in the United States reads French words
+/// The two are separate on purpose: a person reading German in the United States reads German words
 /// with miles. Everything a person sees is produced through a localizer passed in explicitly, so one
 /// process can speak several languages (tests, `petspot demo --language`).
 public struct Localizer: Sendable, Hashable {
@@ -26,7 +26,7 @@ public struct Localizer: Sendable, Hashable {
         return Localizer(language: language, locale: .autoupdatingCurrent)
     }
 
-    /// A localizer for a language tag such as `fr`, `en-US`, `fr-CA` or `en_GB`: its language decides
+    /// A localizer for a language tag such as `de`, `en-US`, `pt-BR` or `ja_JP`: its language decides
     /// the words, the whole tag the locale (a region decides the units: `en-US` shows miles, `en` and
     /// `en-IE` kilometres).
     ///
@@ -51,7 +51,7 @@ public struct Localizer: Sendable, Hashable {
         value.formatted(.number.precision(.fractionLength(fractionDigits)).locale(locale))
     }
 
-    /// A whole number, grouped for the locale ("1,234", "1 234").
+    /// A whole number, grouped for the locale ("1,234", "1.234", "1 234").
     public func number(_ value: Int) -> String {
         value.formatted(.number.locale(locale))
     }
@@ -67,18 +67,23 @@ public struct UnsupportedLanguage: Error, Sendable, Equatable, CustomStringConve
 
     public var description: String {
         let known = AppLanguage.allCases.map(\.rawValue).joined(separator: ", ")
-        return "no texts in language \"\(tag)\"; PetSpot speaks \(known) (a region may follow, e.g. en-US, fr-CA)"
+        return "no texts in language \"\(tag)\"; PetSpot speaks \(known) (a region may follow, e.g. en-US, de-AT)"
     }
 }
 
 extension AppLanguage {
-    /// The language of a tag such as `fr-CA`, `en_US`, `zh-Hant-TW`: its first subtag decides; nil
-    /// when PetSpot does not speak it.
+    /// The language of a tag such as `de-AT`, `pt_BR`, `zh-Hant-TW`: its first subtag decides
+    /// (Portuguese is written the Brazilian way); nil when PetSpot does not speak it.
     public init?(bestMatchFor tag: String) {
         let primary = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? ""
         switch primary {
         case "en": self = .english
+        case "de": self = .german
+        case "es": self = .spanish
         case "fr": self = .french
+        case "pl": self = .polish
+        case "pt": self = .brazilianPortuguese
+        case "ja": self = .japanese
         default: return nil
         }
     }

@@ -84,7 +84,7 @@ enum LanguageOption {
 
     static var help: ArgumentHelp {
         ArgumentHelp(
-            "Language of the storyboard, with a region for units: \(supportedList), e.g. fr, en-US, fr-CA.",
+            "Language of the storyboard, with a region for units: \(supportedList), e.g. de, en-US, pt-BR.",
             valueName: "tag"
         )
     }

@@ -11,23 +11,47 @@ import Testing
         language.pluralCategory(PluralOperands(value, shownFractionDigits: digits))
     }
 
-    @Test func givenEnglish_whenCounting_thenOnlyAWholeOneIsSingular() {
-        #expect(category(.english, 1) == .one)
-        for count in [0, 2, 5, 11, 21, 101, 1_000_000] { #expect(category(.english, count) == .other) }
-        #expect(category(.english, 1.0, digits: 1) == .other)
-        #expect(category(.english, 2.5, digits: 1) == .other)
+    @Test func givenEnglishAndGerman_whenCounting_thenOnlyAWholeOneIsSingular() {
+        for language in [AppLanguage.english, .german] {
+            #expect(category(language, 1) == .one)
+            for count in [0, 2, 5, 11, 21, 101, 1_000_000] { #expect(category(language, count) == .other) }
+            #expect(category(language, 1.0, digits: 1) == .other)
+            #expect(category(language, 2.5, digits: 1) == .other)
+        }
     }
 
-    @Test func givenFrench_whenCounting_thenZeroToOneNineIsSingularAndMillionsAreMany() {
-        #expect(category(.french, 0) == .one)
-        #expect(category(.french, 1) == .one)
-        #expect(category(.french, 1.5, digits: 1) == .one)
-        #expect(category(.french, 2) == .other)
-        #expect(category(.french, 2.5, digits: 1) == .other)
-        #expect(category(.french, 1_000_000) == .many)
-        #expect(category(.french, 3_000_000) == .many)
-        #expect(category(.french, 1_000_001) == .other)
-        #expect(category(.french, 1_000_000.0, digits: 1) == .other)
+    @Test func givenPolish_whenCounting_thenOneFewManyAndOtherFollowCLDR() {
+        #expect(category(.polish, 1) == .one)
+        for count in [2, 3, 4, 22, 23, 24, 32, 102, 1_002] { #expect(category(.polish, count) == .few, "\(count)") }
+        for count in [0, 5, 6, 11, 12, 13, 14, 19, 20, 21, 25, 100, 111, 112, 1_000] {
+            #expect(category(.polish, count) == .many, "\(count)")
+        }
+        for value in [0.5, 1.0, 1.5, 2.5, 10.1] { #expect(category(.polish, value, digits: 1) == .other, "\(value)") }
+    }
+
+    @Test func givenFrenchAndBrazilianPortuguese_whenCounting_thenZeroToOneNineIsSingularAndMillionsAreMany() {
+        for language in [AppLanguage.french, .brazilianPortuguese] {
+            #expect(category(language, 0) == .one)
+            #expect(category(language, 1) == .one)
+            #expect(category(language, 1.5, digits: 1) == .one)
+            #expect(category(language, 2) == .other)
+            #expect(category(language, 2.5, digits: 1) == .other)
+            #expect(category(language, 1_000_000) == .many)
+            #expect(category(language, 3_000_000) == .many)
+            #expect(category(language, 1_000_001) == .other)
+        }
+    }
+
+    @Test func givenSpanish_whenCounting_thenExactlyOneIsSingularAndMillionsAreMany() {
+        #expect(category(.spanish, 1) == .one)
+        #expect(category(.spanish, 1.0, digits: 1) == .one)
+        #expect(category(.spanish, 0) == .other)
+        #expect(category(.spanish, 1.5, digits: 1) == .other)
+        #expect(category(.spanish, 2_000_000) == .many)
+    }
+
+    @Test func givenJapanese_whenCounting_thenThereIsOneForm() {
+        for count in [0, 1, 2, 5, 1_000_000] { #expect(category(.japanese, count) == .other) }
     }
 
     @Test(arguments: AppLanguage.allCases)

@@ -21,9 +21,9 @@ import Testing
         }
     }
 
-    @Test func givenFrenchScreen_whenMotionIsDescribed_thenSettingsIsCalledReglages() {
-        let french = Localizer(language: .french, locale: Locale(identifier: "fr_FR"))
-        #expect(Permission.motion.details(french).privacy.contains("Réglages"))
+    @Test func givenGermanScreen_whenLocationIsDescribed_thenSettingsIsCalledEinstellungen() {
+        let german = Localizer(language: .german, locale: Locale(identifier: "de_DE"))
+        #expect(Permission.motion.details(german).privacy.contains("Einstellungen"))
         #expect(Permission.motion.details(.english).privacy.contains("Settings › Privacy & Security › Motion & Fitness"))
     }
 

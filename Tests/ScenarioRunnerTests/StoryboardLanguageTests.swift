@@ -6,7 +6,7 @@ import Testing
 /// speaks, with the locale's units, while the event log stays the same.
 @Suite(.timeLimit(.minutes(2))) struct StoryboardLanguageTests {
     /// The languages besides English.
-    static let languages = ["fr", "fr-CA"]
+    static let languages = ["de", "es", "fr", "pl", "pt-BR", "ja"]
 
     /// The lines a person reads: everything but blank lines and the table's rule.
     private func readableLines(_ output: String) -> [Substring] {
@@ -44,14 +44,14 @@ import Testing
         let file = try #require(BundledScenarios.files.first { $0.lastPathComponent == "us3-1-denied-popup.json" })
 
         let json = try await PetspotProcess.run(["run", "--scenario", file.path, "--json"])
-        let jsonInFrench = try await PetspotProcess.run(["run", "--scenario", file.path, "--json", "--language", "fr"])
-        let story = try await PetspotProcess.run(["run", "--scenario", file.path, "--language", "fr"])
+        let jsonInGerman = try await PetspotProcess.run(["run", "--scenario", file.path, "--json", "--language", "de"])
+        let story = try await PetspotProcess.run(["run", "--scenario", file.path, "--language", "de"])
 
-        #expect(json.status == 0 && jsonInFrench.status == 0 && story.status == 0, "\(story.standardError)")
+        #expect(json.status == 0 && jsonInGerman.status == 0 && story.status == 0, "\(story.standardError)")
         #expect(!json.standardOutput.isEmpty)
-        #expect(jsonInFrench.standardOutput == json.standardOutput)
-        // The French storyboard quotes the app's own French popup.
-        #expect(story.standardOutput.contains("Réglages"))
+        #expect(jsonInGerman.standardOutput == json.standardOutput)
+        // The German storyboard quotes the app's own German popup.
+        #expect(story.standardOutput.contains("Einstellungen"))
         #expect(!story.standardOutput.contains("customPopupShown"))
     }
 
@@ -59,7 +59,7 @@ import Testing
         let run = try await PetspotProcess.run(["demo", "--language", "klingon"])
         #expect(run.status != 0)
         #expect(run.standardError.contains("\"klingon\""))
-        #expect(run.standardError.contains("en, fr"))
+        #expect(run.standardError.contains("pt-BR"))
         #expect(run.standardOutput.isEmpty)
     }
 }
