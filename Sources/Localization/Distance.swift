@@ -36,6 +36,6 @@ extension Localizer {
     /// `Units.strings` / `Units.stringsdict` of this module.
     static let units = StringTable(name: "Units", bundle: .module)
 
-    /// Every table this module ships, for the completeness test.
+    /// Every table this module ships, as read from its bundle.
     public static let tables = [units]
 }

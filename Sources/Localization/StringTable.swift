@@ -27,9 +27,23 @@ public struct StringTable: Sendable {
     /// Reads `name` in every language from `bundle`. A file that is missing or unreadable leaves that
     /// language empty (its texts fall back to English); the completeness test keeps that from shipping.
     public init(name: String, bundle: Bundle) {
+        self.init(name: name, directory: bundle.resourceURL ?? bundle.bundleURL)
+    }
+
+    /// Reads `name` in every language from the `<language>.lproj` folders in `directory`.
+    ///
+    /// A folder is found under its language's name as written (`pt-BR.lproj`) or in lower case
+    /// (`pt-br.lproj`): SwiftPM lower-cases the names of the folders it copies into a bundle.
+    public init(name: String, directory: URL) {
         var languages: [AppLanguage: Entries] = [:]
         for language in AppLanguage.allCases {
-            let folder = (bundle.resourceURL ?? bundle.bundleURL).appendingPathComponent("\(language.rawValue).lproj", isDirectory: true)
+            let folders = Set([language.rawValue, language.rawValue.lowercased()]).sorted().map {
+                directory.appendingPathComponent("\($0).lproj", isDirectory: true)
+            }
+            guard let folder = folders.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+                languages[language] = Entries()
+                continue
+            }
             let strings = (try? Data(contentsOf: folder.appendingPathComponent("\(name).strings")))
                 .flatMap { try? Self.parseStrings($0) } ?? [:]
             let plurals = (try? Data(contentsOf: folder.appendingPathComponent("\(name).stringsdict")))
@@ -48,6 +62,16 @@ public struct StringTable: Sendable {
     /// The texts of `language` as read.
     public func entries(_ language: AppLanguage) -> Entries {
         languages[language] ?? Entries()
+    }
+
+    /// The keys English has and `language` lacks, texts and plural entries alike, sorted: empty when
+    /// the language was read completely.
+    public func missingKeys(_ language: AppLanguage) -> [String] {
+        let english = entries(.english)
+        let translated = entries(language)
+        let strings = english.strings.keys.filter { translated.strings[$0] == nil }
+        let plurals = english.plurals.keys.filter { translated.plurals[$0] == nil }
+        return (strings + plurals).sorted()
     }
 
     /// The text of `key` in `language`; the English text when the language lacks it; the key itself

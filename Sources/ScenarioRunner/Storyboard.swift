@@ -21,7 +21,7 @@ public enum Storyboard {
         for line in outcome.lines {
             guard let sentence = teller.sentence(for: line) else { continue }
             let time = teller.text("time_format", localizer.number(Double(line.atMs) / 1000, fractionDigits: 3))
-            out.append("   \(String(repeating: " ", count: max(0, 9 - time.count)))\(time)  \(sentence)")
+            out.append("   \(String(repeating: " ", count: max(0, 9 - columns(time))))\(time)  \(sentence)")
             for pet in line.preview {
                 out.append("                · \(teller.petLine(pet))")
             }
@@ -48,17 +48,50 @@ public enum Storyboard {
             return (row.label, kind, first)
         }
         let widths = (
-            max(header.0.count, cells.map(\.0.count).max() ?? 0),
-            max(header.1.count, cells.map(\.1.count).max() ?? 0),
-            max(header.2.count, cells.map(\.2.count).max() ?? 0)
+            max(columns(header.0), cells.map { columns($0.0) }.max() ?? 0),
+            max(columns(header.1), cells.map { columns($0.1) }.max() ?? 0),
+            max(columns(header.2), cells.map { columns($0.2) }.max() ?? 0)
         )
+        func spaces(_ count: Int) -> String { String(repeating: " ", count: max(0, count)) }
         func row(_ cell: (String, String, String)) -> String {
-            cell.0.padding(toLength: widths.0, withPad: " ", startingAt: 0) + "  "
-                + cell.1.padding(toLength: widths.1, withPad: " ", startingAt: 0) + "  "
-                + String(repeating: " ", count: widths.2 - cell.2.count) + cell.2
+            cell.0 + spaces(widths.0 - columns(cell.0)) + "  "
+                + cell.1 + spaces(widths.1 - columns(cell.1)) + "  "
+                + spaces(widths.2 - columns(cell.2)) + cell.2
         }
         let rule = String(repeating: "─", count: widths.0 + widths.1 + widths.2 + 4)
         return ([row(header), rule] + cells.map(row)).joined(separator: "\n")
+    }
+
+    /// How many terminal columns `text` takes: East Asian wide and full-width characters (Japanese
+    /// kana and kanji, full-width punctuation) take two, combining marks none, everything else one.
+    public static func columns(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { width, scalar in
+            if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .enclosingMark {
+                return width
+            }
+            return width + (isWide(scalar) ? 2 : 1)
+        }
+    }
+
+    /// East Asian Width W or F (Unicode Standard Annex #11), by the blocks that hold them.
+    private static func isWide(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x1100...0x115F,  // Hangul Jamo initials
+            0x2E80...0x303E,  // CJK radicals, Kangxi, CJK symbols and punctuation
+            0x3041...0x33FF,  // kana, CJK compatibility
+            0x3400...0x4DBF,  // CJK extension A
+            0x4E00...0x9FFF,  // CJK unified ideographs
+            0xA000...0xA4CF,  // Yi
+            0xAC00...0xD7A3,  // Hangul syllables
+            0xF900...0xFAFF,  // CJK compatibility ideographs
+            0xFE30...0xFE4F,  // CJK compatibility forms
+            0xFF00...0xFF60,  // full-width forms
+            0xFFE0...0xFFE6,
+            0x20000...0x3FFFD:  // CJK extensions B and later
+            return true
+        default:
+            return false
+        }
     }
 
     /// `Storyboard.strings` / `Storyboard.stringsdict` of this module.

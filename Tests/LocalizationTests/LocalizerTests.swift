@@ -4,6 +4,8 @@ import Testing
 
 @Suite struct LocalizerTests {
     @Test func givenLanguageTags_whenParsed_thenTheLanguageAndRegionAreKept() throws {
+        #expect(try Localizer(tag: "fr-CA").language == .french)
+        #expect(try Localizer(tag: "fr_CA").locale.region == .canada)
         #expect(try Localizer(tag: "de").language == .german)
         #expect(try Localizer(tag: "de-AT").language == .german)
         #expect(try Localizer(tag: "pt-BR").language == .brazilianPortuguese)
@@ -33,5 +35,6 @@ import Testing
         #expect(try Localizer(tag: "en").number(1_234) == "1,234")
         #expect(try Localizer(tag: "de").number(1_234) == "1.234")
         #expect(try Localizer(tag: "de").number(0.04, fractionDigits: 3) == "0,040")
+        #expect(try Localizer(tag: "fr").number(0.04, fractionDigits: 3) == "0,040")
     }
 }

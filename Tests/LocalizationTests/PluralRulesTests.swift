@@ -39,6 +39,7 @@ import Testing
             #expect(category(language, 1_000_000) == .many)
             #expect(category(language, 3_000_000) == .many)
             #expect(category(language, 1_000_001) == .other)
+            #expect(category(language, 1_000_000.0, digits: 1) == .other)
         }
     }
 

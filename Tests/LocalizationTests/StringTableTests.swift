@@ -26,6 +26,31 @@ import Testing
         #expect(table.string("absent", .german) == "absent")
     }
 
+    @Test func givenLprojFoldersNamedAsWrittenOrInLowerCase_whenRead_thenBothAreFound() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("StringTableTests-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // SwiftPM copies pt-BR.lproj into a bundle as pt-br.lproj.
+        for (folder, text) in [("en", "Hello"), ("pt-br", "Olá"), ("de", "Hallo")] {
+            let lproj = directory.appendingPathComponent("\(folder).lproj")
+            try FileManager.default.createDirectory(at: lproj, withIntermediateDirectories: true)
+            try Data(#""greeting" = "\#(text)";"#.utf8).write(to: lproj.appendingPathComponent("T.strings"))
+        }
+        let table = StringTable(name: "T", directory: directory)
+        #expect(table.string("greeting", .brazilianPortuguese) == "Olá")
+        #expect(table.string("greeting", .german) == "Hallo")
+        #expect(table.string("greeting", .japanese) == "Hello")
+        #expect(table.missingKeys(.german).isEmpty)
+        #expect(table.missingKeys(.japanese) == ["greeting"])
+    }
+
+    @Test(arguments: AppLanguage.allCases)
+    func givenTheBuiltBundle_whenTheUnitsTableIsRead_thenTheLanguageHasEveryEnglishKey(language: AppLanguage) {
+        for table in Localizer.tables {
+            #expect(!table.entries(.english).strings.isEmpty)
+            #expect(table.missingKeys(language) == [], "\(table.name) in \(language.rawValue)")
+        }
+    }
+
     @Test func givenAStringsdictWithTwoVariables_whenParsed_thenTheErrorNamesTheKey() {
         let twoVariables = Self.stringsdict.replacingOccurrences(
             of: "<key>NSStringLocalizedFormatKey</key>",

@@ -21,6 +21,9 @@ import Testing
     static let sameAsEnglish: [AppLanguage: Set<String>] = [
         // French spells the unit "mile(s)" as English does.
         .french: ["distance_spelled_out_mi.one", "distance_spelled_out_mi.other"],
+        // The Health app keeps its English name in German iOS ("Health"), and Apple's German pages
+        // call the service "Apple Health".
+        .german: ["permission_health_title"],
     ]
 
     /// Whole English words that never belong in another language's text.

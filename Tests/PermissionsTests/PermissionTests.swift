@@ -12,6 +12,7 @@ import Testing
             + permission.details(localizer).whatWeDo + permission.details(localizer).whatWeDoNotDo
             + [permission.details(localizer).privacy]
         #expect(!permission.symbolName.isEmpty)
+        #expect(PermissionsL10n.table.missingKeys(language) == [])
         #expect(permission.details(localizer).whatWeDo.count >= 2)
         #expect(permission.details(localizer).whatWeDoNotDo.count >= 2)
         for text in texts {
@@ -21,9 +22,11 @@ import Testing
         }
     }
 
-    @Test func givenGermanScreen_whenLocationIsDescribed_thenSettingsIsCalledEinstellungen() {
+    @Test func givenGermanOrFrenchScreen_whenMotionIsDescribed_thenSettingsHasItsLocalName() {
         let german = Localizer(language: .german, locale: Locale(identifier: "de_DE"))
         #expect(Permission.motion.details(german).privacy.contains("Einstellungen"))
+        let french = Localizer(language: .french, locale: Locale(identifier: "fr_FR"))
+        #expect(Permission.motion.details(french).privacy.contains("Réglages"))
         #expect(Permission.motion.details(.english).privacy.contains("Settings › Privacy & Security › Motion & Fitness"))
     }
 

@@ -28,6 +28,13 @@ import Testing
         // A text missing from a table shows as its key (`location_status_denied`, `scenario_us1-1`).
         let keyLike = try Regex(#"\b[a-z]+_[a-z_]+\b"#)
         for line in translatedLines { #expect(line.firstMatch(of: keyLike) == nil, "a key shows: \(line)") }
+
+        // The summary table's rows are as wide as its rule on a terminal, wide characters counted twice.
+        let lines = translated.standardOutput.split(separator: "\n").map(String.init)
+        let rule = try #require(lines.firstIndex { $0.hasPrefix("─") })
+        let rows = [lines[rule - 1]] + lines[(rule + 1)...].filter { !$0.isEmpty }
+        #expect(rows.count == BundledScenarios.files.count + 1)
+        for row in rows { #expect(Storyboard.columns(row) == lines[rule].count, "misaligned: \(row)") }
     }
 
     @Test func givenUnitedStatesEnglish_whenTheDemoIsTold_thenDistancesAreInMiles() async throws {

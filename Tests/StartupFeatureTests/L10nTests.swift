@@ -23,8 +23,9 @@ import Testing
     }
 
     @Test(arguments: AppLanguage.allCases)
-    func givenEveryKey_whenLookedUpInALanguage_thenNoneFallsBackToTheKeyItself(language: AppLanguage) {
+    func givenEveryKey_whenLookedUpInALanguage_thenTheBuiltBundleHasItInThatLanguage(language: AppLanguage) {
         let localizer = Localizer(language: language, locale: Locale(identifier: language.rawValue))
+        #expect(L10n.table.missingKeys(language) == [])
         for key in L10n.Key.allCases {
             #expect(L10n.text(key, localizer) != key.rawValue, "\(key.rawValue) is missing in \(language.rawValue)")
         }
@@ -34,6 +35,10 @@ import Testing
         let reksio = try Animal.fixture(name: "Reksio", species: .dog, distanceKm: 2.5)
         #expect(L10n.rowAccessibilityLabel(reksio, .english) == "Reksio, dog, 2.5 kilometres away")
         #expect(L10n.rowAccessibilityLabel(try Animal.fixture(name: "Mia", species: .cat, distanceKm: nil), .english) == "Mia, cat")
+        let french = Localizer(language: .french, locale: Locale(identifier: "fr_FR"))
+        #expect(L10n.rowAccessibilityLabel(reksio, french).contains("2,5 kilomètres"))
+        #expect(L10n.rowAccessibilityLabel(try Animal.fixture(name: "Rex", species: .cat, distanceKm: 1.5), french).contains("1,5 kilomètre"))
+        #expect(!L10n.rowAccessibilityLabel(try Animal.fixture(name: "Rex", species: .cat, distanceKm: 1.5), french).contains("1,5 kilomètres"))
         let polish = Localizer(language: .polish, locale: Locale(identifier: "pl_PL"))
         #expect(L10n.rowAccessibilityLabel(reksio, polish).contains("2,5 kilometra"))
     }
@@ -50,6 +55,12 @@ import Testing
         #expect(L10n.listSummary(count: 1, nearby: true, .english) == "1 pet near you")
         #expect(L10n.listSummary(count: 2, nearby: true, .english) == "2 pets near you")
         #expect(L10n.listSummary(count: 1_234, nearby: false, .english) == "1,234 pets, newest first")
+        let french = try Localizer(tag: "fr-FR")
+        // One, other, many: three different texts around the number.
+        let frenchForms = [1, 2, 1_000_000].map { count in
+            L10n.listSummary(count: count, nearby: true, french).replacing(try! Regex("[0-9\\s\\u{202F}\\u{00A0}]+"), with: "#")
+        }
+        #expect(Set(frenchForms).count == 3, "\(frenchForms)")
         let polish = try Localizer(tag: "pl-PL")
         let forms = [1, 2, 5, 22, 25].map { L10n.listSummary(count: $0, nearby: true, polish) }
         // One, few, many, few, many: five texts, three different nouns.
