@@ -9,8 +9,9 @@ public struct PermissionDetailContent: Sendable, Equatable {
     public var whatWeDoHeading: String
     public var whatWeDoNotDoHeading: String
     public var privacyHeading: String
-    /// "Done".
+    /// "Done", and its VoiceOver hint (back to the permission cards).
     public var doneButton: String
+    public var doneHint: String
     /// For HealthKit: one line per type the app saves, with its write status. Reading is never listed
     /// as allowed or denied, because iOS does not reveal it.
     public var healthLines: [String]
@@ -22,6 +23,7 @@ public struct PermissionDetailContent: Sendable, Equatable {
         whatWeDoNotDoHeading = PermissionsL10n.whatWeDoNotDoHeading(localizer)
         privacyHeading = PermissionsL10n.privacyHeading(localizer)
         doneButton = PermissionsL10n.doneButton(localizer)
+        doneHint = PermissionsL10n.detailDoneHint(localizer)
         guard card.permission == .healthKit, health.isAvailable else {
             healthLines = []
             return

@@ -18,6 +18,8 @@ public enum PermissionsL10n {
     /// "Done", and its VoiceOver hint.
     public static func doneButton(_ localizer: Localizer = .system) -> String { text("permissions_done_button", localizer) }
     public static func doneHint(_ localizer: Localizer = .system) -> String { text("permissions_done_hint", localizer) }
+    /// The VoiceOver hint of the Done button of a permission's details, which returns to the cards.
+    public static func detailDoneHint(_ localizer: Localizer = .system) -> String { text("detail_done_hint", localizer) }
     /// The detail's three headings.
     public static func whatWeDoHeading(_ localizer: Localizer = .system) -> String { text("detail_what_we_do", localizer) }
     public static func whatWeDoNotDoHeading(_ localizer: Localizer = .system) -> String { text("detail_what_we_do_not_do", localizer) }

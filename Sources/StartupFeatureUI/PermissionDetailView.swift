@@ -54,6 +54,7 @@
                                 .accessibilityIdentifier("permissionDetail.action")
                         }
                         Button(content.doneButton) { model.closeDetail() }
+                            .accessibilityHint(content.doneHint)
                             .accessibilityIdentifier("permissionDetail.done")
                     }
                     .padding()

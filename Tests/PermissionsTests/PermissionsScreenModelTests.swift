@@ -1,5 +1,6 @@
 import DeviceInterfaces
 import DeviceSimulator
+import Localization
 import PetSpotDomain
 import Permissions
 import TestSupport
@@ -12,7 +13,7 @@ import Testing
         offersAlwaysLocation: Bool = false,
         onComplete: @escaping @MainActor () -> Void = {}
     ) -> PermissionsScreenModel {
-        PermissionsScreenModel(manager: harness.manager, offersAlwaysLocation: offersAlwaysLocation, onComplete: onComplete)
+        PermissionsScreenModel(manager: harness.manager, offersAlwaysLocation: offersAlwaysLocation, localizer: .english, onComplete: onComplete)
     }
 
     @Test func givenNothingAsked_whenScreenAppears_thenEveryCardOffersAllowWithItsTexts() async {
@@ -122,6 +123,8 @@ import Testing
         #expect(detail?.details.whatWeDo.isEmpty == false)
         #expect(detail?.details.whatWeDoNotDo.isEmpty == false)
         #expect(detail?.details.privacy.isEmpty == false)
+        // Its Done button goes back to the cards, and says so to VoiceOver.
+        #expect(detail?.doneHint == "Closes these details and returns to the permissions.")
         screen.closeDetail()
         #expect(screen.detail == nil)
     }
