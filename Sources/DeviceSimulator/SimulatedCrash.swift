@@ -1,3 +1,5 @@
+import Foundation
+
 /// What would terminate the app on a real iPhone, thrown instead so a test can see it (a missing
 /// `NSMotionUsageDescription`, rule 21; a missing Health usage description, rule 27).
 public struct SimulatedCrash: Error, Sendable, Equatable, CustomStringConvertible {
@@ -20,4 +22,9 @@ public struct SimulatedCrash: Error, Sendable, Equatable, CustomStringConvertibl
             reason: "\(key) must be set in the app's Info.plist to \(doing)"
         )
     }
+}
+
+extension SimulatedCrash: LocalizedError {
+    /// What `localizedDescription` gives: the whole account, naming the missing key.
+    public var errorDescription: String? { description }
 }

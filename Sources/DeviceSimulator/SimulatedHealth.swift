@@ -1,4 +1,5 @@
 import DeviceInterfaces
+import Foundation
 
 /// HealthKit of the simulated iPhone (`HKHealthStore`, rules 23–27).
 ///
@@ -147,4 +148,9 @@ public struct SimulatedHealthError: Error, Sendable, Equatable, CustomStringConv
     )
 
     public var description: String { "HKError \(code): \(message)" }
+}
+
+extension SimulatedHealthError: LocalizedError {
+    /// What `localizedDescription` gives, as an `HKError`'s does: the message alone.
+    public var errorDescription: String? { message }
 }

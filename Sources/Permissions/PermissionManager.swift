@@ -312,7 +312,7 @@ extension PermissionManager {
                 return .state(self.state(for: .motion))
             } catch {
                 self.checkMotion()
-                return .failed(.systemError(.motion, String(describing: error)))
+                return .failed(.systemError(.motion, error.localizedDescription))
             }
             self.checkMotion()
             switch reported?.code {
@@ -371,7 +371,7 @@ extension PermissionManager {
                 _ = try await self.healthStore.requestAuthorization(toShare: request.share, read: request.read)
             } catch {
                 await self.checkHealth()
-                return .failed(.systemError(.healthKit, String(describing: error)))
+                return .failed(.systemError(.healthKit, error.localizedDescription))
             }
             await self.checkHealth()
             return .state(self.state(for: .healthKit))

@@ -5,7 +5,8 @@ public enum PermissionRequestError: Error, Sendable, Equatable, CustomStringConv
     /// Info.plist lacks a usage description iOS requires. For Motion and HealthKit iOS would crash the
     /// app; for location it would silently do nothing. The manager refuses to ask instead.
     case missingUsageDescription(Permission, keys: [String])
-    /// The system reported an error the manager cannot translate into a state.
+    /// The system reported an error the manager cannot translate into a state; the text is the
+    /// error's `localizedDescription`, in the person's language where the system has one.
     case systemError(Permission, String)
 
     /// For logs and developers, in English; ``message(_:)`` is what a person reads.
