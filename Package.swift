@@ -172,7 +172,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ScenarioRunnerTests",
-            dependencies: ["ScenarioRunner", "PetSpotDomain", "PetAPI", "StartupFeature"],
+            dependencies: ["ScenarioRunner", "PetSpotDomain", "PetAPI", "StartupFeature", "Localization"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

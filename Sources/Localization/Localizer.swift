@@ -36,7 +36,7 @@ public struct Localizer: Sendable, Hashable {
         guard !trimmed.isEmpty, let language = AppLanguage(bestMatchFor: trimmed) else {
             throw UnsupportedLanguage(tag: tag)
         }
-        self.init(language: language, locale: Locale(identifier: trimmed.replacingOccurrences(of: "-", with: "_")))
+        self.init(language: language, locale: Locale(identifier: trimmed))
     }
 
     /// Whether distances are shown in miles: where the locale names a region whose roads are signed

@@ -16,7 +16,7 @@ public enum Storyboard {
         localizer: Localizer = .english
     ) -> String {
         let teller = Teller(localizer: localizer)
-        let title = label.flatMap { teller.scenarioTitle($0) } ?? scenario.name
+        let title = label.flatMap { teller.scenarioTitle($0) } ?? teller.scenarioTitle(named: scenario.name) ?? scenario.name
         var out = ["", "━━ \(title)", "   \(teller.deviceSummary(scenario))"]
         for line in outcome.lines {
             guard let sentence = teller.sentence(for: line) else { continue }
@@ -112,6 +112,14 @@ private struct Teller {
         let key = "scenario_\(label)"
         let title = Storyboard.strings.string(key, localizer.language)
         return title == key ? nil : title
+    }
+
+    /// The title of the bundled scenario whose English title is `name` (a bundled file run by path,
+    /// or a copy of one); nil for a scenario of its own.
+    func scenarioTitle(named name: String) -> String? {
+        let english = Storyboard.strings.entries(.english).strings
+        guard let key = english.first(where: { $0.key.hasPrefix("scenario_") && $0.value == name })?.key else { return nil }
+        return Storyboard.strings.string(key, localizer.language)
     }
 
     func deviceSummary(_ scenario: Scenario) -> String {

@@ -16,7 +16,8 @@ struct DemoCommand: AsyncParsableCommand {
 
             --language tells it in another language, with that language's numbers and the \
             locale's units: \(LanguageOption.supportedList). A region may follow the language and \
-            decides the units: en-US and en-GB show miles, en and every other language kilometres.
+            decides the units: where roads are signed in miles (en-US, en-GB, es-US, …) distances are \
+            in miles; with a language alone or any other region, in kilometres.
             """
     )
 

@@ -12,6 +12,9 @@ import Testing
         #expect(try Localizer(tag: "pt_PT").language == .brazilianPortuguese)
         #expect(try Localizer(tag: "ja").language == .japanese)
         #expect(try Localizer(tag: "en-US").locale.region == .unitedStates)
+        // A BCP 47 tag keeps its extensions: US English with metric units.
+        #expect(try Localizer(tag: "en-US-u-ms-metric").usesMiles == false)
+        #expect(try Localizer(tag: "en-US").usesMiles)
     }
 
     @Test func givenAnUnknownOrEmptyTag_whenParsed_thenTheErrorNamesItAndTheLanguagesThereAre() {

@@ -56,7 +56,8 @@ import Testing
             of: "<key>NSStringLocalizedFormatKey</key>",
             with: "<key>other</key><dict/><key>NSStringLocalizedFormatKey</key>"
         )
-        #expect(throws: StringTable.TableError.self) { try StringTable.parsePlurals(Data(twoVariables.utf8)) }
+        let error = #expect(throws: StringTable.TableError.self) { try StringTable.parsePlurals(Data(twoVariables.utf8)) }
+        #expect(error?.description.contains("pets") == true, "\(String(describing: error))")
     }
 
     static let stringsdict = """

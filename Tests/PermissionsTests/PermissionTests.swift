@@ -7,18 +7,23 @@ import Testing
 @Suite struct PermissionTests {
     @Test(arguments: Permission.allCases, AppLanguage.allCases)
     func givenPermission_whenDescribedInALanguage_thenEveryTextIsThatLanguagesOwn(permission: Permission, language: AppLanguage) {
+        func texts(_ localizer: Localizer) -> [String] {
+            [permission.title(localizer), permission.rationale(localizer)]
+                + permission.details(localizer).whatWeDo + permission.details(localizer).whatWeDoNotDo
+                + [permission.details(localizer).privacy]
+        }
         let localizer = Localizer(language: language, locale: Locale(identifier: language.rawValue))
-        let texts = [permission.title(localizer), permission.rationale(localizer)]
-            + permission.details(localizer).whatWeDo + permission.details(localizer).whatWeDoNotDo
-            + [permission.details(localizer).privacy]
         #expect(!permission.symbolName.isEmpty)
         #expect(PermissionsL10n.table.missingKeys(language) == [])
         #expect(permission.details(localizer).whatWeDo.count >= 2)
         #expect(permission.details(localizer).whatWeDoNotDo.count >= 2)
-        for text in texts {
+        for (text, english) in zip(texts(localizer), texts(.english)) {
             #expect(!text.isEmpty)
-            // A key left unresolved reads as itself: "location_do_1".
-            #expect(!text.contains("_"), "unresolved key \(text)")
+            // German iOS keeps the Health app's English name: the card is "Apple Health" there too.
+            let sameWordOnPurpose = language == .german && english == permission.title(.english) && permission == .healthKit
+            if language != .english && !sameWordOnPurpose {
+                #expect(text != english, "\(language.rawValue) shows English: \(text)")
+            }
         }
     }
 

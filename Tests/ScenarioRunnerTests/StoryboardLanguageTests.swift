@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import ScenarioRunner
 import Testing
 
@@ -8,6 +9,9 @@ import Testing
     /// The languages besides English.
     static let languages = ["de", "es", "fr", "pl", "pt-BR", "ja"]
 
+    /// The English demo, run once for every language's comparison.
+    static let englishDemo = Task { try await PetspotProcess.run(["demo"]) }
+
     /// The lines a person reads: everything but blank lines and the table's rule.
     private func readableLines(_ output: String) -> [Substring] {
         output.split(separator: "\n").filter { $0.contains(where: \.isLetter) }
@@ -15,7 +19,7 @@ import Testing
 
     @Test(arguments: languages)
     func givenTheDemo_whenToldInALanguage_thenNoLineIsTheEnglishOneAndNoKeyShows(language: String) async throws {
-        let english = try await PetspotProcess.run(["demo"])
+        let english = try await Self.englishDemo.value
         let translated = try await PetspotProcess.run(["demo", "--language", language])
         #expect(english.status == 0 && translated.status == 0, "\(translated.standardError)")
 
@@ -57,9 +61,41 @@ import Testing
         #expect(json.status == 0 && jsonInGerman.status == 0 && story.status == 0, "\(story.standardError)")
         #expect(!json.standardOutput.isEmpty)
         #expect(jsonInGerman.standardOutput == json.standardOutput)
-        // The German storyboard quotes the app's own German popup.
+        // The German storyboard quotes the app's own German popup, under the scenario's German title.
         #expect(story.standardOutput.contains("Einstellungen"))
         #expect(!story.standardOutput.contains("customPopupShown"))
+        let title = Storyboard.strings.string("scenario_us3-1-denied-popup", .german)
+        #expect(title != Storyboard.strings.string("scenario_us3-1-denied-popup", .english))
+        #expect(story.standardOutput.contains("━━ \(title)\n"))
+    }
+
+    @Test func givenAScenarioOfItsOwn_whenRunWithALanguage_thenItKeepsItsOwnTitle() async throws {
+        let bundled = try #require(BundledScenarios.files.first { $0.lastPathComponent == "us3-1-denied-popup.json" })
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: bundled)) as? [String: Any])
+        object["name"] = "Mein eigener Ablauf"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("own-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try JSONSerialization.data(withJSONObject: object).write(to: file)
+
+        let story = try await PetspotProcess.run(["run", "--scenario", file.path, "--language", "de"])
+
+        #expect(story.status == 0, "\(story.standardError)")
+        #expect(story.standardOutput.contains("━━ Mein eigener Ablauf\n"))
+    }
+
+    @Test func givenTexts_whenTheirTerminalWidthIsMeasured_thenWideCharactersTakeTwoColumnsAndMarksNone() {
+        #expect(Storyboard.columns("km") == 2)
+        #expect(Storyboard.columns("設定") == 4)
+        #expect(Storyboard.columns("すべて（位置情報なし）") == 22)
+        #expect(Storyboard.columns("e\u{301}") == 1)
+        #expect(Storyboard.columns("Réglages › Confidentialité") == 26)
+        #expect(Storyboard.columns("") == 0)
+    }
+
+    @Test(arguments: AppLanguage.allCases)
+    func givenTheBuiltBundle_whenTheStoryboardTableIsRead_thenTheLanguageHasEveryEnglishKey(language: AppLanguage) {
+        #expect(!Storyboard.strings.entries(.english).strings.isEmpty)
+        #expect(Storyboard.strings.missingKeys(language) == [])
     }
 
     @Test func givenAnUnknownLanguage_whenTheDemoIsAsked_thenItStopsNamingTheLanguagesThereAre() async throws {
