@@ -33,6 +33,8 @@ public struct PermissionCard: Sendable, Equatable, Identifiable {
     /// What "Learn more" is, and what it opens, for VoiceOver.
     public var learnMoreTitle: String
     public var learnMoreHint: String
+    /// What the progress indicator shown while ``isBusy`` says to VoiceOver.
+    public var busyLabel: String
 
     public var id: Permission { permission }
     public var symbolName: String { permission.symbolName }
@@ -71,6 +73,7 @@ public struct PermissionCard: Sendable, Equatable, Identifiable {
         actionHint = button.map { PermissionsL10n.text($0.hint, localizer, name) }
         learnMoreTitle = PermissionsL10n.text("learn_more_button", localizer)
         learnMoreHint = PermissionsL10n.text("learn_more_hint", localizer, name)
+        busyLabel = PermissionsL10n.text("action_in_progress", localizer)
     }
 
     /// The status line of a card. Health never claims anything about reading.

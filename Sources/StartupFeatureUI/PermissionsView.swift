@@ -79,7 +79,7 @@
                     Spacer()
                     if card.isBusy {
                         ProgressView()
-                            .accessibilityLabel(card.statusText)
+                            .accessibilityLabel(card.busyLabel)
                     } else if let title = card.actionTitle {
                         Button(title, action: perform)
                             .accessibilityHint(card.actionHint ?? "")

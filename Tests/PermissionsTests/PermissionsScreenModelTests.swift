@@ -32,6 +32,8 @@ import Testing
         let tap = Task { await screen.performAction(for: .location) }
         await harness.location.waitForCalls(1)
         #expect(screen.card(for: .location).isBusy)
+        // VoiceOver hears that iOS's question waits, not the old status.
+        #expect(screen.card(for: .location).busyLabel == "Waiting for your answer to iOS…")
         #expect(!screen.canContinue)
         harness.report(.authorizedWhenInUse)
         await tap.value
