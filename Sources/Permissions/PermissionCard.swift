@@ -33,7 +33,8 @@ public struct PermissionCard: Sendable, Equatable, Identifiable {
     /// What "Learn more" is, and what it opens, for VoiceOver.
     public var learnMoreTitle: String
     public var learnMoreHint: String
-    /// What the progress indicator shown while ``isBusy`` says to VoiceOver.
+    /// What the progress indicator shown while ``isBusy`` says to VoiceOver: that iOS is being asked
+    /// (its question may or may not be up; iOS can also answer without one).
     public var busyLabel: String
 
     public var id: Permission { permission }

@@ -9,7 +9,8 @@ public enum PermissionRequestError: Error, Sendable, Equatable, CustomStringConv
     /// error's `localizedDescription`, in the person's language where the system has one.
     case systemError(Permission, String)
 
-    /// For logs and developers, in English; ``message(_:)`` is what a person reads.
+    /// For logs and developers, in English apart from a system error's own text (which iOS gives in
+    /// the device's language); ``message(_:)`` is what a person reads.
     public var description: String {
         switch self {
         case .missingUsageDescription(let permission, let keys):

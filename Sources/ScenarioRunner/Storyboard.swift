@@ -63,17 +63,20 @@ public enum Storyboard {
     }
 
     /// How many terminal columns `text` takes: East Asian wide and full-width characters (Japanese
-    /// kana and kanji, full-width punctuation) take two, combining marks none, everything else one.
+    /// kana and kanji, full-width punctuation, emoji) take two; combining marks and invisible format
+    /// characters none; everything else, ambiguous-width punctuation such as "·" and "—" included, one.
     public static func columns(_ text: String) -> Int {
         text.unicodeScalars.reduce(0) { width, scalar in
-            if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .enclosingMark {
-                return width
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark, .format: return width
+            default: break
             }
             return width + (isWide(scalar) ? 2 : 1)
         }
     }
 
-    /// East Asian Width W or F (Unicode Standard Annex #11), by the blocks that hold them.
+    /// East Asian Width W or F (Unicode Standard Annex #11), by the blocks that hold most of them:
+    /// enough for the scripts PetSpot's tables are written in, not a full table of the standard.
     private static func isWide(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x1100...0x115F,  // Hangul Jamo initials
@@ -82,11 +85,17 @@ public enum Storyboard {
             0x3400...0x4DBF,  // CJK extension A
             0x4E00...0x9FFF,  // CJK unified ideographs
             0xA000...0xA4CF,  // Yi
+            0xA960...0xA97F,  // Hangul Jamo extended A
             0xAC00...0xD7A3,  // Hangul syllables
             0xF900...0xFAFF,  // CJK compatibility ideographs
+            0xFE10...0xFE19,  // vertical forms
             0xFE30...0xFE4F,  // CJK compatibility forms
+            0xFE50...0xFE6B,  // small form variants
             0xFF00...0xFF60,  // full-width forms
             0xFFE0...0xFFE6,
+            0x1B000...0x1B2FF,  // kana supplement and extensions
+            0x1F300...0x1F64F,  // pictographs and emoticons
+            0x1F900...0x1F9FF,  // supplemental pictographs
             0x20000...0x3FFFD:  // CJK extensions B and later
             return true
         default:

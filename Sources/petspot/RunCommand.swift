@@ -16,7 +16,8 @@ struct RunCommand: AsyncParsableCommand {
 
             With --language the run is told as a storyboard in that language (what the person sees, \
             with the locale's numbers and units) instead of the event log. With --json the event log \
-            is printed and --language is ignored: the log, text or JSON, never depends on the language.
+            is printed whatever --language says (an unknown tag is still refused): the log, text or \
+            JSON, never depends on the language.
 
             Exit status: 0 when every step happened, 2 when the file is invalid or a step could not \
             happen at its moment (the log up to that step is still printed).

@@ -3,7 +3,7 @@ import Localization
 import Testing
 
 @Suite struct LocalizerTests {
-    @Test func givenLanguageTags_whenParsed_thenTheLanguageAndRegionAreKept() throws {
+    @Test func givenLanguageTags_whenParsed_thenTheLanguageRegionAndUnitExtensionAreKept() throws {
         #expect(try Localizer(tag: "fr-CA").language == .french)
         #expect(try Localizer(tag: "fr_CA").locale.region == .canada)
         #expect(try Localizer(tag: "de").language == .german)
@@ -12,6 +12,11 @@ import Testing
         #expect(try Localizer(tag: "pt_PT").language == .brazilianPortuguese)
         #expect(try Localizer(tag: "ja").language == .japanese)
         #expect(try Localizer(tag: "en-US").locale.region == .unitedStates)
+        // Either separator, as iOS and POSIX write them.
+        for tag in ["en_US", "pt_BR", "ja-JP", "ja_JP", " fr-CA "] {
+            #expect(try Localizer(tag: tag).locale.region != nil, "\(tag)")
+        }
+        #expect(try Localizer(tag: "en_US").usesMiles)
         // A BCP 47 tag keeps its extensions: US English with metric units.
         #expect(try Localizer(tag: "en-US-u-ms-metric").usesMiles == false)
         #expect(try Localizer(tag: "en-US").usesMiles)

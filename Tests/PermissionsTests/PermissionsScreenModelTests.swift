@@ -32,8 +32,6 @@ import Testing
         let tap = Task { await screen.performAction(for: .location) }
         await harness.location.waitForCalls(1)
         #expect(screen.card(for: .location).isBusy)
-        // VoiceOver hears that iOS's question waits, not the old status.
-        #expect(screen.card(for: .location).busyLabel == "Waiting for your answer to iOS…")
         #expect(!screen.canContinue)
         harness.report(.authorizedWhenInUse)
         await tap.value
@@ -125,10 +123,29 @@ import Testing
         #expect(detail?.details.whatWeDo.isEmpty == false)
         #expect(detail?.details.whatWeDoNotDo.isEmpty == false)
         #expect(detail?.details.privacy.isEmpty == false)
-        // Its Done button goes back to the cards, and says so to VoiceOver.
-        #expect(detail?.doneHint == "Closes these details and returns to the permissions.")
         screen.closeDetail()
         #expect(screen.detail == nil)
+    }
+
+    @Test func givenARequestRunning_whenItsCardIsReadByVoiceOver_thenTheProgressIndicatorSaysIOSIsAsked() async {
+        let harness = PermissionHarness()
+        let screen = model(harness)
+        #expect(!screen.card(for: .location).isBusy)
+        let tap = Task { await screen.performAction(for: .location) }
+        await harness.location.waitForCalls(1)
+        let card = screen.card(for: .location)
+        #expect(card.isBusy)
+        #expect(card.busyLabel == "Asking iOS…")
+        #expect(card.busyLabel != card.statusText)
+        harness.report(.authorizedWhenInUse)
+        await tap.value
+    }
+
+    @Test func givenLearnMoreShown_whenItsDoneButtonIsReadByVoiceOver_thenTheHintSaysItReturnsToTheCards() {
+        let screen = model(PermissionHarness())
+        screen.learnMore(.motion)
+        #expect(screen.detail?.doneHint == "Closes these details and returns to the permissions.")
+        #expect(screen.detail?.doneHint != PermissionsL10n.doneHint(.english))
     }
 
     @Test func givenHealthAnswered_whenDetailShown_thenSavingPerTypeAndNoClaimAboutReading() async {

@@ -29,11 +29,13 @@ import Testing
         for (englishLine, line) in zip(englishLines, translatedLines) {
             #expect(line != englishLine, "left in English: \(line)")
         }
-        // A text missing from a table shows as its key (`location_status_denied`, `scenario_us1-1`).
-        let keyLike = try Regex(#"\b[a-z]+_[a-z_]+\b"#)
-        for line in translatedLines { #expect(line.firstMatch(of: keyLike) == nil, "a key shows: \(line)") }
+        // A text missing from every table shows as its key (`location_status_notDetermined`,
+        // `scenario_us1-1`), in English too.
+        let keyLike = try Regex(#"\b[a-z]+_[A-Za-z0-9_]+"#)
+        for line in translatedLines + englishLines { #expect(line.firstMatch(of: keyLike) == nil, "a key shows: \(line)") }
 
-        // The summary table's rows are as wide as its rule on a terminal, wide characters counted twice.
+        // The summary table's rows are padded to one width, measured in terminal columns (which
+        // `Storyboard.columns` gets right is checked against known widths below).
         let lines = translated.standardOutput.split(separator: "\n").map(String.init)
         let rule = try #require(lines.firstIndex { $0.hasPrefix("─") })
         let rows = [lines[rule - 1]] + lines[(rule + 1)...].filter { !$0.isEmpty }
@@ -88,6 +90,8 @@ import Testing
         #expect(Storyboard.columns("設定") == 4)
         #expect(Storyboard.columns("すべて（位置情報なし）") == 22)
         #expect(Storyboard.columns("e\u{301}") == 1)
+        #expect(Storyboard.columns("a\u{200B}b") == 2)
+        #expect(Storyboard.columns("🐶") == 2)
         #expect(Storyboard.columns("Réglages › Confidentialité") == 26)
         #expect(Storyboard.columns("") == 0)
     }

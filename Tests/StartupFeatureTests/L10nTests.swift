@@ -33,6 +33,7 @@ import Testing
     func givenEveryKey_whenLookedUpInALanguage_thenTheBuiltBundleHasItInThatLanguage(language: AppLanguage) {
         #expect(L10n.table.missingKeys(language) == [])
         #expect(Set(L10n.table.entries(.english).strings.keys) == Set(L10n.Key.allCases.map(\.rawValue)))
+        #expect(Set(L10n.table.entries(.english).plurals.keys) == Set(L10n.PluralKey.allCases.map(\.rawValue)))
     }
 
     @Test func givenAPetNearby_whenReadByVoiceOver_thenTheRowIsOneSentenceWithTheDistanceSpelledOut() throws {
