@@ -37,7 +37,7 @@ public struct StringTable: Sendable {
     public init(name: String, directory: URL) {
         var languages: [AppLanguage: Entries] = [:]
         for language in AppLanguage.allCases {
-            let folders = Set([language.rawValue, language.rawValue.lowercased()]).sorted().map {
+            let folders = [language.rawValue, language.rawValue.lowercased()].map {
                 directory.appendingPathComponent("\($0).lproj", isDirectory: true)
             }
             guard let folder = folders.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {

@@ -8,15 +8,11 @@ import StartupFeature
 /// Renders a scenario's log as a storyboard a person can follow: what they see, step by step, in the
 /// language and units of a ``Localizer``. The log itself stays language-neutral.
 public enum Storyboard {
-    /// The storyboard of one run; `label` (the bundled file's name) picks a translated title.
-    public static func render(
-        _ scenario: Scenario,
-        _ outcome: ScenarioRun.Outcome,
-        label: String? = nil,
-        localizer: Localizer = .english
-    ) -> String {
+    /// The storyboard of one run. A bundled scenario, found by its English title, is titled in the
+    /// localizer's language; a scenario of its own keeps its name.
+    public static func render(_ scenario: Scenario, _ outcome: ScenarioRun.Outcome, localizer: Localizer = .english) -> String {
         let teller = Teller(localizer: localizer)
-        let title = label.flatMap { teller.scenarioTitle($0) } ?? teller.scenarioTitle(named: scenario.name) ?? scenario.name
+        let title = teller.scenarioTitle(named: scenario.name) ?? scenario.name
         var out = ["", "━━ \(title)", "   \(teller.deviceSummary(scenario))"]
         for line in outcome.lines {
             guard let sentence = teller.sentence(for: line) else { continue }
@@ -116,15 +112,9 @@ private struct Teller {
         StringTable.format(Storyboard.strings.string(key, localizer.language), arguments)
     }
 
-    /// The translated title of a bundled scenario, if the table has one.
-    func scenarioTitle(_ label: String) -> String? {
-        let key = "scenario_\(label)"
-        let title = Storyboard.strings.string(key, localizer.language)
-        return title == key ? nil : title
-    }
-
-    /// The title of the bundled scenario whose English title is `name` (a bundled file run by path,
-    /// or a copy of one); nil for a scenario of its own.
+    /// The title of the bundled scenario whose English title is `name` (its `scenario_<file name>`
+    /// text, which the completeness test keeps equal to the file's `name`); nil for a scenario of its
+    /// own.
     func scenarioTitle(named name: String) -> String? {
         let english = Storyboard.strings.entries(.english).strings
         guard let key = english.first(where: { $0.key.hasPrefix("scenario_") && $0.value == name })?.key else { return nil }

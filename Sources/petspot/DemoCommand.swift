@@ -43,8 +43,8 @@ struct DemoCommand: AsyncParsableCommand {
         let scenarios = try files.map { try ScenarioFile.load($0.path) }
         let outcomes = try await ScenarioHost.run(scenarios, serverURL: server.flatMap(URL.init(string:)))
         let labels = files.map { $0.deletingPathExtension().lastPathComponent }
-        for (index, (scenario, outcome)) in zip(scenarios, outcomes).enumerated() {
-            print(Storyboard.render(scenario, outcome, label: labels[index], localizer: localizer))
+        for (scenario, outcome) in zip(scenarios, outcomes) {
+            print(Storyboard.render(scenario, outcome, localizer: localizer))
         }
         print("")
         print(Storyboard.table(Array(zip(labels, outcomes)), localizer: localizer))
