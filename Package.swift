@@ -18,6 +18,7 @@ let package = Package(
     products: [
         .executable(name: "petspot", targets: ["petspot"]),
         .library(name: "PetSpotDomain", targets: ["PetSpotDomain"]),
+        .library(name: "AsyncSupport", targets: ["AsyncSupport"]),
         .library(name: "DeviceInterfaces", targets: ["DeviceInterfaces"]),
         .library(name: "Localization", targets: ["Localization"]),
         .library(name: "LocationService", targets: ["LocationService"]),
@@ -45,6 +46,8 @@ let package = Package(
     targets: [
         // MARK: Logic (builds and is tested everywhere)
         .target(name: "PetSpotDomain", swiftSettings: swiftSettings),
+        // The one exactly-once, cancellation-releasing waiter, `Deadline` and `VirtualClock`.
+        .target(name: "AsyncSupport", swiftSettings: swiftSettings),
         // Languages, plural rules, string tables and distances in the person's units.
         .target(name: "Localization", resources: [.process("Resources")], swiftSettings: swiftSettings),
         // What the app uses of the platform (CoreLocation, CoreMotion, HealthKit, Info.plist), as
@@ -52,23 +55,23 @@ let package = Package(
         .target(name: "DeviceInterfaces", dependencies: ["PetSpotDomain"], swiftSettings: swiftSettings),
         .target(
             name: "LocationService",
-            dependencies: ["PetSpotDomain", "DeviceInterfaces"],
+            dependencies: ["PetSpotDomain", "DeviceInterfaces", "AsyncSupport"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "DeviceSimulator",
-            dependencies: ["PetSpotDomain", "DeviceInterfaces", concurrencyExtras],
+            dependencies: ["PetSpotDomain", "DeviceInterfaces", "AsyncSupport"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "Permissions",
-            dependencies: ["PetSpotDomain", "DeviceInterfaces", "LocationService", "Localization"],
+            dependencies: ["PetSpotDomain", "DeviceInterfaces", "LocationService", "Localization", "AsyncSupport"],
             resources: [.process("Resources")],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "StartupFeature",
-            dependencies: ["PetSpotDomain", "Localization"],
+            dependencies: ["PetSpotDomain", "Localization", "AsyncSupport"],
             resources: [.process("Resources")],
             swiftSettings: swiftSettings
         ),
@@ -83,6 +86,7 @@ let package = Package(
             dependencies: [
                 "PetAPI",
                 "PetSpotDomain",
+                "AsyncSupport",
                 logging,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -95,7 +99,7 @@ let package = Package(
         .target(
             name: "ScenarioRunner",
             dependencies: [
-                "PetSpotDomain", "DeviceInterfaces", "LocationService", "DeviceSimulator", "StartupFeature", "PetAPI",
+                "PetSpotDomain", "AsyncSupport", "DeviceInterfaces", "LocationService", "DeviceSimulator", "StartupFeature", "PetAPI",
                 "PetServer", "Permissions", "AppFeature", "Localization", concurrencyExtras, logging,
             ],
             resources: [.copy("Scenarios"), .process("Resources")],
@@ -103,7 +107,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["PetSpotDomain", "DeviceInterfaces", "LocationService", concurrencyExtras],
+            dependencies: ["PetSpotDomain", "DeviceInterfaces", "LocationService", "AsyncSupport", concurrencyExtras],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -135,28 +139,34 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "AsyncSupportTests",
+            dependencies: ["AsyncSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "LocalizationTests",
             dependencies: ["Localization"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "LocationServiceTests",
-            dependencies: ["DeviceInterfaces", "LocationService", "DeviceSimulator", "PetSpotDomain", "TestSupport"],
+            dependencies: ["AsyncSupport", "DeviceInterfaces", "LocationService", "DeviceSimulator", "PetSpotDomain", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "DeviceSimulatorTests",
-            dependencies: ["DeviceInterfaces", "DeviceSimulator", "LocationService", "Permissions", "PetSpotDomain"],
+            dependencies: ["AsyncSupport", "DeviceInterfaces", "DeviceSimulator", "LocationService", "Permissions", "PetSpotDomain"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PermissionsTests",
-            dependencies: ["DeviceInterfaces", "Permissions", "DeviceSimulator", "LocationService", "PetSpotDomain", "TestSupport", "Localization"],
+            dependencies: ["AsyncSupport", "DeviceInterfaces", "Permissions", "DeviceSimulator", "LocationService", "PetSpotDomain", "TestSupport", "Localization"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "StartupFeatureTests",
             dependencies: [
+                "AsyncSupport",
                 "DeviceInterfaces", "StartupFeature", "PetSpotDomain", "LocationService", "DeviceSimulator", "TestSupport",
                 "Localization", customDump,
             ],
@@ -165,6 +175,7 @@ let package = Package(
         .testTarget(
             name: "AppFeatureTests",
             dependencies: [
+                "AsyncSupport",
                 "DeviceInterfaces", "AppFeature", "StartupFeature", "Permissions", "LocationService", "DeviceSimulator", "PetSpotDomain",
                 "TestSupport", concurrencyExtras, logging,
             ],
@@ -183,7 +194,8 @@ let package = Package(
         .testTarget(
             name: "PetServerTests",
             dependencies: [
-                "PetServer", "PetAPI", "PetSpotDomain", "DeviceSimulator", logging,
+                "AsyncSupport",
+                "PetServer", "PetAPI", "PetSpotDomain", logging,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -1,3 +1,4 @@
+import AsyncSupport
 import Foundation
 import PetSpotDomain
 

@@ -1,3 +1,4 @@
+import AsyncSupport
 import DeviceInterfaces
 import Foundation
 import PetSpotDomain
@@ -79,11 +80,11 @@ public actor LocationService: LocationServiceProtocol {
     private var tokens = 0
     /// The authorization request under way and its waiting callers (nil when none is waiting).
     private var authorizationRound: AuthorizationRound?
-    /// How many callers wait for an authorization answer; lets tests see a wait begin.
-    /// How many callers wait for an authorization answer or a fix (for tests).
-    var authorizationWaiterCount: Int { authorizationRound?.waiters.count ?? 0 }
-    var locationWaiterCount: Int { locationWaiters.count }
-    private var locationWaiters: [Int: CheckedContinuation<UserLocation?, Never>] = [:]
+    /// How many callers wait for an authorization answer or a fix; lets tests see a wait begin.
+    var authorizationWaiterCount: Int { authorizationRound?.waiters.pending.count ?? 0 }
+    var locationWaiterCount: Int { locationWaiters.pending.count }
+    /// The callers of the location request under way; a new table for each request.
+    private var locationWaiters = Waiters<UserLocation?>()
     private var locationTimeoutTask: Task<Void, Never>?
     /// The location request whose timer may end the wait (nil when none is waiting).
     private var locationRequest: Int?
@@ -265,7 +266,8 @@ extension LocationService {
     private struct AuthorizationRound {
         let id: Int
         let kind: AuthorizationKind
-        var waiters: [Int: CheckedContinuation<AlwaysAuthorizationAnswer, Never>] = [:]
+        /// Resumed with the answer, or with nil when the caller's task is cancelled.
+        let waiters = Waiters<AlwaysAuthorizationAnswer?>()
         var timers: [Task<Void, Never>] = []
         /// The app resigned active after the request: iOS's prompt is (or was) up.
         var promptAppeared = false
@@ -334,15 +336,21 @@ extension LocationService {
     }
 
     private func waitForAuthorization(_ kind: AuthorizationKind) async -> AlwaysAuthorizationAnswer {
-        let token = nextToken()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                if authorizationRound == nil { startAuthorizationRequest(kind) }
-                authorizationRound?.waiters[token] = continuation
-            }
-        } onCancel: {
-            Task { await self.releaseAuthorizationWaiter(token) }
+        if authorizationRound == nil { startAuthorizationRequest(kind) }
+        guard let round = authorizationRound else {
+            preconditionFailure("startAuthorizationRequest(_:) always starts a round")
         }
+        let ticket = round.waiters.join()
+        if let answer = await round.waiters.wait(ticket, cancelled: nil) { return answer }
+        // Cancelled: the caller stops waiting at once with "no answer"; the last one to leave ends
+        // the round's timers.
+        let current = authorizationRound.flatMap { $0.id == round.id ? $0 : nil }
+        if let current, current.waiters.isEmpty {
+            for timer in current.timers { timer.cancel() }
+            authorizationRound = nil
+        }
+        let latest = current ?? round
+        return AlwaysAuthorizationAnswer(status: latest.kind.unanswered, promptAppeared: latest.promptAppeared)
     }
 
     private func startAuthorizationRequest(_ kind: AuthorizationKind) {
@@ -388,20 +396,7 @@ extension LocationService {
         guard let round = authorizationRound else { return }
         authorizationRound = nil
         for timer in round.timers { timer.cancel() }
-        let answer = AlwaysAuthorizationAnswer(status: status, promptAppeared: round.promptAppeared)
-        for waiter in round.waiters.values { waiter.resume(returning: answer) }
-    }
-
-    /// A cancelled caller stops waiting at once with "no answer"; the last one ends the round's timers.
-    private func releaseAuthorizationWaiter(_ token: Int) {
-        guard var round = authorizationRound, let waiter = round.waiters.removeValue(forKey: token) else { return }
-        if round.waiters.isEmpty {
-            for timer in round.timers { timer.cancel() }
-            authorizationRound = nil
-        } else {
-            authorizationRound = round
-        }
-        waiter.resume(returning: AlwaysAuthorizationAnswer(status: round.kind.unanswered, promptAppeared: round.promptAppeared))
+        round.waiters.resumeAll(returning: AlwaysAuthorizationAnswer(status: status, promptAppeared: round.promptAppeared))
     }
 }
 
@@ -420,15 +415,17 @@ extension LocationService {
         guard !Task.isCancelled, await currentStatus.isAuthorized else { return nil }
         if let cached = await cachedFix?.userLocation, isFresh(cached) { return cached }
         guard !Task.isCancelled else { return nil }
-        let token = nextToken()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                locationWaiters[token] = continuation
-                if locationWaiters.count == 1 { startLocationRequest() }
-            }
-        } onCancel: {
-            Task { await self.cancelLocationWaiter(token) }
+        // Callers that arrive while a request is in flight join its table.
+        let waiters = locationWaiters
+        let ticket = waiters.join()
+        if locationRequest == nil { startLocationRequest() }
+        let fix = await waiters.wait(ticket, cancelled: nil)
+        // Cancelled while the request is still this one's: the last caller to leave stops it.
+        if Task.isCancelled, waiters === locationWaiters, locationRequest != nil, waiters.isEmpty {
+            endLocationRequest()
+            send(.stopUpdatingLocation)
         }
+        return fix
     }
 
     /// Whether `location` is no older than ``Configuration/maximumCachedFixAge``.
@@ -458,21 +455,15 @@ extension LocationService {
     /// Resumes every caller waiting for a fix, once each. An outcome with nobody waiting is dropped.
     private func finishLocationRequest(with location: UserLocation?) {
         let waiters = locationWaiters
-        locationWaiters.removeAll()
+        endLocationRequest()
+        waiters.resumeAll(returning: location)
+    }
+
+    /// Forgets the request under way: its timer, its id and its table of callers.
+    private func endLocationRequest() {
+        locationWaiters = Waiters()
         locationTimeoutTask?.cancel()
         locationTimeoutTask = nil
         locationRequest = nil
-        for waiter in waiters.values { waiter.resume(returning: location) }
-    }
-
-    private func cancelLocationWaiter(_ token: Int) {
-        guard let waiter = locationWaiters.removeValue(forKey: token) else { return }
-        if locationWaiters.isEmpty {
-            locationTimeoutTask?.cancel()
-            locationTimeoutTask = nil
-            locationRequest = nil
-            send(.stopUpdatingLocation)
-        }
-        waiter.resume(returning: nil)
     }
 }

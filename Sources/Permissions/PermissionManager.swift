@@ -1,3 +1,4 @@
+import AsyncSupport
 import DeviceInterfaces
 import Foundation
 import LocationService
@@ -456,43 +457,24 @@ extension PermissionManager {
 @MainActor
 private final class SharedRequest {
     private var outcome: RequestResult?
-    private var waiters: [Int: CheckedContinuation<RequestResult?, Never>] = [:]
-    private var nextID = 0
+    private let waiters = Waiters<RequestResult?>()
 
     func result(before deadline: Deadline?) async -> RequestResult? {
         if let outcome { return outcome }
-        let id = nextID
-        nextID += 1
+        let ticket = waiters.join()
         let timer = deadline.map { deadline in
-            Task { @MainActor [weak self] in
+            Task { [waiters] in
                 do { try await deadline.wait() } catch { return }
-                self?.release(id)
+                waiters.resume(ticket, returning: nil)
             }
         }
         defer { timer?.cancel() }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                if Task.isCancelled {
-                    continuation.resume(returning: nil)
-                } else {
-                    waiters[id] = continuation
-                }
-            }
-        } onCancel: {
-            // Hops to the main actor: by then the waiter is registered, or it never will be.
-            Task { @MainActor [weak self] in self?.release(id) }
-        }
+        return await waiters.wait(ticket, cancelled: nil)
     }
 
     func finish(with result: RequestResult) {
         outcome = result
-        let waiting = waiters
-        waiters.removeAll()
-        for waiter in waiting.values { waiter.resume(returning: result) }
-    }
-
-    private func release(_ id: Int) {
-        waiters.removeValue(forKey: id)?.resume(returning: nil)
+        waiters.resumeAll(returning: result)
     }
 }
 

@@ -1,3 +1,4 @@
+import AsyncSupport
 import Foundation
 import Hummingbird
 import Logging
@@ -71,17 +72,17 @@ public enum PetServerStartError: Error, Equatable, Sendable {
 /// Delivers the bound port (or the start failure) exactly once to whoever waits for it.
 private actor PortSignal {
     private var result: Result<Int, any Error>?
-    private var waiters: [CheckedContinuation<Int, any Error>] = []
+    private let waiters = Waiters<Result<Int, any Error>>()
 
     func resolve(_ outcome: Result<Int, any Error>) {
         guard result == nil else { return }
         result = outcome
-        for waiter in waiters { waiter.resume(with: outcome) }
-        waiters = []
+        waiters.resumeAll(returning: outcome)
     }
 
+    /// The port, or the start failure; `CancellationError` when the waiting task is cancelled.
     func value() async throws -> Int {
         if let result { return try result.get() }
-        return try await withCheckedThrowingContinuation { waiters.append($0) }
+        return try await waiters.wait(cancelled: .failure(CancellationError())).get()
     }
 }

@@ -1,3 +1,4 @@
+import AsyncSupport
 import AppFeature
 import ConcurrencyExtras
 import DeviceInterfaces

@@ -1,3 +1,4 @@
+import AsyncSupport
 import DeviceSimulator
 import Foundation
 import PetAPI
@@ -13,7 +14,7 @@ final class SimulatedNetwork {
     /// Real requests still on the wire.
     private(set) var requestsOnTheWire = 0
     /// Answered requests waiting to be handed back, oldest first.
-    private var held: [CheckedContinuation<Void, Never>] = []
+    private let held = Waiters<Void>()
     /// Grows with every change, so the driver can tell activity from quiet.
     private(set) var changes = 0
 
@@ -33,14 +34,14 @@ final class SimulatedNetwork {
     func answerArrived() async {
         requestsOnTheWire -= 1
         changes += 1
-        await withCheckedContinuation { held.append($0) }
+        await held.wait(cancelled: ())
     }
 
     /// Hands the oldest held answer back to the app.
     func releaseOldest() {
-        guard !held.isEmpty else { return }
+        guard let oldest = held.pending.first else { return }
         changes += 1
-        held.removeFirst().resume()
+        held.resume(oldest, returning: ())
     }
 }
 

@@ -1,3 +1,4 @@
+import AsyncSupport
 import Foundation
 import Observation
 import Localization
@@ -50,8 +51,7 @@ public final class AnimalListViewModel {
     @ObservationIgnored private var effectTasks: [Int: Task<Void, Never>] = [:]
     @ObservationIgnored private var nextEffectID = 0
     /// Callers of ``waitUntilIdle()``, resumed when the last effect ends or when they are cancelled.
-    @ObservationIgnored private var idleWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
-    @ObservationIgnored private var nextIdleWaiterID = 0
+    @ObservationIgnored private let idleWaiters = Waiters<Void>()
     // Written only on the main actor; read only by `deinit`, which runs when no other reference
     // (and so no concurrent access) exists.
     @ObservationIgnored nonisolated(unsafe) private var observationTask: Task<Void, Never>?
@@ -122,20 +122,7 @@ public final class AnimalListViewModel {
     /// as the calling task is cancelled: cancelling stops the wait, never the screen's work.
     public func waitUntilIdle() async {
         guard !effectTasks.isEmpty else { return }
-        let id = nextIdleWaiterID
-        nextIdleWaiterID += 1
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                if Task.isCancelled {
-                    continuation.resume()
-                } else {
-                    idleWaiters[id] = continuation
-                }
-            }
-        } onCancel: {
-            // Hops to the main actor: by then the waiter is registered, or it never will be.
-            Task { @MainActor [weak self] in self?.idleWaiters.removeValue(forKey: id)?.resume() }
-        }
+        await idleWaiters.wait(cancelled: ())
     }
 
     // MARK: - The loop
@@ -188,11 +175,7 @@ public final class AnimalListViewModel {
         effectTasks[id] = Task {
             await work()
             self.effectTasks[id] = nil
-            if self.effectTasks.isEmpty {
-                let waiters = self.idleWaiters
-                self.idleWaiters.removeAll()
-                for waiter in waiters.values { waiter.resume() }
-            }
+            if self.effectTasks.isEmpty { self.idleWaiters.resumeAll(returning: ()) }
         }
     }
 

@@ -1,3 +1,4 @@
+import AsyncSupport
 import Foundation
 import PetSpotDomain
 
@@ -13,11 +14,9 @@ public actor InMemoryAnimalRepository: AnimalRepositoryProtocol {
     private var animals: [Animal]
     private var failuresToServe = 0
     private var holding = false
-    /// Held queries and tasks waiting for one to be held, by ticket; a cancelled task's entry is
-    /// resumed and removed, so neither kind of wait outlives its task.
-    private var held: [Int: CheckedContinuation<Void, Never>] = [:]
-    private var holdWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
-    private var tickets = 0
+    /// Held queries, and tasks waiting for one to be held; a cancelled task leaves either at once.
+    private let held = Waiters<Void>()
+    private let holdWaiters = Waiters<Void>()
     private var running = 0
 
     /// The location of every query, in the order they started.
@@ -42,15 +41,13 @@ public actor InMemoryAnimalRepository: AnimalRepositoryProtocol {
     /// Lets every waiting query finish, and stops holding new ones.
     public func releaseHeldFetches() {
         holding = false
-        let waiting = held.sorted { $0.key < $1.key }
-        held.removeAll()
-        for query in waiting { query.value.resume() }
+        held.resumeAll(returning: ())
     }
 
     /// Returns once a query is being held (or the waiting task is cancelled).
     public func waitForHeldFetch() async {
         if !held.isEmpty { return }
-        await suspend(in: .holdWaiters)
+        await holdWaiters.wait(cancelled: ())
     }
 
     public func fetchAnimals(near location: UserLocation?) async throws -> [Animal] {
@@ -59,12 +56,10 @@ public actor InMemoryAnimalRepository: AnimalRepositoryProtocol {
         maximumConcurrentQueries = max(maximumConcurrentQueries, running)
         defer { running -= 1 }
         if holding {
-            await suspend(in: .held) {
-                // Taken only once this fetch is registered as held, so no waiter is ever dropped.
-                let waiters = self.holdWaiters
-                self.holdWaiters.removeAll()
-                for waiter in waiters.values { waiter.resume() }
-            }
+            let ticket = held.join()
+            // Told only once this fetch counts as held, so no waiter is ever dropped.
+            holdWaiters.resumeAll(returning: ())
+            await held.wait(ticket, cancelled: ())
             try Task.checkCancellation()
         }
         if failuresToServe > 0 {
@@ -81,39 +76,5 @@ public actor InMemoryAnimalRepository: AnimalRepositoryProtocol {
                 return near
             }
             .sorted { ($0.distanceKm ?? 0) < ($1.distanceKm ?? 0) }
-    }
-
-    private enum Table: Sendable {
-        case held
-        case holdWaiters
-    }
-
-    /// Parks the calling task in `table` until it is resumed from there or cancelled; `registered`
-    /// runs once it is parked (not when the task was already cancelled).
-    private func suspend(in table: Table, registered: () -> Void = {}) async {
-        tickets += 1
-        let ticket = tickets
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                if Task.isCancelled {
-                    continuation.resume()
-                } else {
-                    switch table {
-                    case .held: held[ticket] = continuation
-                    case .holdWaiters: holdWaiters[ticket] = continuation
-                    }
-                    registered()
-                }
-            }
-        } onCancel: {
-            Task { await self.resume(ticket, in: table) }
-        }
-    }
-
-    private func resume(_ ticket: Int, in table: Table) {
-        switch table {
-        case .held: held.removeValue(forKey: ticket)?.resume()
-        case .holdWaiters: holdWaiters.removeValue(forKey: ticket)?.resume()
-        }
     }
 }

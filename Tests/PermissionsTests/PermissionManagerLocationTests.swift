@@ -1,3 +1,4 @@
+import AsyncSupport
 import DeviceSimulator
 import LocationService
 import PetSpotDomain

@@ -1,4 +1,4 @@
-import DeviceSimulator
+import AsyncSupport
 import Foundation
 import NIOCore
 import PetServer

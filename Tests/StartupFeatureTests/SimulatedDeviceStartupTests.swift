@@ -1,3 +1,4 @@
+import AsyncSupport
 import DeviceSimulator
 import PetSpotDomain
 import StartupFeature

@@ -1,4 +1,4 @@
-import DeviceSimulator
+import AsyncSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct VirtualClockTests {

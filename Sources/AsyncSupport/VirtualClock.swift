@@ -1,4 +1,4 @@
-import ConcurrencyExtras
+import Foundation
 
 /// A clock that moves only when its driver (a scenario replay or a test) moves it, and that tells the
 /// driver when its next sleeper is due — what the driver needs to step from one wake-up to the next
@@ -11,7 +11,10 @@ import ConcurrencyExtras
 /// `TestClock` keeps such a sleeper, whose deadline equals `now`, until the next advance: a test that
 /// advances exactly to a timeout then hangs whenever the timer's task ran late.) Code under test
 /// fixes its deadlines when it starts waiting (``Deadline``), so moving the clock early is harmless.
-public final class VirtualClock: Clock, Sendable {
+public final class VirtualClock: Clock, @unchecked Sendable {
+    // `@unchecked`: `state` is read and written only inside `withLock`; sleepers are resumed through
+    // `waiters`, which is Sendable, after the lock is released.
+
     public struct Instant: InstantProtocol, Hashable {
         public var offset: Duration
 
@@ -25,61 +28,55 @@ public final class VirtualClock: Clock, Sendable {
     }
 
     private struct Sleeper {
-        let id: Int
+        /// Order of arrival: sleepers due at one moment wake in it.
+        let sequence: Int
         let deadline: Instant
-        let continuation: CheckedContinuation<Void, any Error>
     }
 
     private struct State {
         var now = Instant(offset: .zero)
-        var sleepers: [Sleeper] = []
-        var nextID = 0
+        var sleepers: [Waiters<Bool>.Ticket: Sleeper] = [:]
+        var sleepCount = 0
     }
 
-    private let state = LockIsolated(State())
+    private let lock = NSLock()
+    private var state = State()
+    /// Sleepers resume with `true` when woken, `false` when cancelled.
+    private let waiters = Waiters<Bool>()
 
     public init() {}
 
-    public var now: Instant { state.value.now }
+    public var now: Instant { withLock { $0.now } }
     public var minimumResolution: Duration { .zero }
 
     /// How many sleeps were ever started; grows with every one, so a driver can tell activity.
-    public var sleepCount: Int { state.value.nextID }
+    public var sleepCount: Int { withLock { $0.sleepCount } }
 
     /// The earliest deadline anyone sleeps until, or nil when nobody sleeps.
     public var nextDeadline: Instant? {
-        state.value.sleepers.map(\.deadline).min()
+        withLock { $0.sleepers.values.map(\.deadline).min() }
     }
+
+    /// How many sleepers are waiting now.
+    public var sleeperCount: Int { withLock { $0.sleepers.count } }
 
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
-        let id = state.withValue { state -> Int in
-            state.nextID += 1
-            return state.nextID
+        let ticket = withLock { state -> Waiters<Bool>.Ticket? in
+            state.sleepCount += 1
+            if deadline <= state.now { return nil }
+            let ticket = waiters.join()
+            state.sleepers[ticket] = Sleeper(sequence: state.sleepCount, deadline: deadline)
+            return ticket
         }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                // Checked under the lock that the cancellation handler also takes: either the handler
-                // ran before (and the task is already marked cancelled) or it will find the sleeper.
-                let outcome = state.withValue { state -> Result<Bool, CancellationError> in
-                    if Task.isCancelled { return .failure(CancellationError()) }
-                    if deadline <= state.now { return .success(true) }
-                    state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    return .success(false)
-                }
-                switch outcome {
-                case .failure(let error): continuation.resume(throwing: error)
-                case .success(true): continuation.resume()
-                case .success(false): break
-                }
-            }
+        guard let ticket else { return }
+        let woken = await withTaskCancellationHandler {
+            await waiters.wait(ticket, cancelled: false)
         } onCancel: {
-            let sleeper = state.withValue { state -> Sleeper? in
-                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.sleepers.remove(at: index)
-            }
-            sleeper?.continuation.resume(throwing: CancellationError())
+            // A cancelled sleeper leaves at once, so the driver never steps to its deadline.
+            _ = withLock { $0.sleepers.removeValue(forKey: ticket) }
         }
+        if !woken { throw CancellationError() }
     }
 
     /// Moves time forward by `duration` and wakes everyone due by then (see ``move(to:)``). It does not
@@ -93,19 +90,23 @@ public final class VirtualClock: Clock, Sendable {
         moveAndWake { _ in instant }
     }
 
-    /// How many sleepers are waiting now.
-    public var sleeperCount: Int { state.value.sleepers.count }
-
     /// Moves time to `target(now)` in one step under the lock, then wakes everyone due.
-    private func moveAndWake(_ target: @Sendable (Instant) -> Instant) {
-        let due = state.withValue { state -> [Sleeper] in
+    private func moveAndWake(_ target: (Instant) -> Instant) {
+        let due = withLock { state -> [Waiters<Bool>.Ticket] in
             let instant = target(state.now)
             if state.now < instant { state.now = instant }
-            let due = state.sleepers.filter { $0.deadline <= state.now }
-                .sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
-            state.sleepers.removeAll { $0.deadline <= state.now }
-            return due
+            let now = state.now
+            let due = state.sleepers.filter { $0.value.deadline <= now }
+                .sorted { ($0.value.deadline, $0.value.sequence) < ($1.value.deadline, $1.value.sequence) }
+            for (ticket, _) in due { state.sleepers[ticket] = nil }
+            return due.map(\.key)
         }
-        for sleeper in due { sleeper.continuation.resume() }
+        for ticket in due { waiters.resume(ticket, returning: true) }
+    }
+
+    private func withLock<T>(_ body: (inout State) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state)
     }
 }

@@ -1,5 +1,4 @@
-import DeviceSimulator
-import LocationService
+import AsyncSupport
 import Testing
 
 /// A bounded wait must end once the clock passes the moment the wait began plus its bound, however
