@@ -107,7 +107,10 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["PetSpotDomain", "DeviceInterfaces", "LocationService", "AsyncSupport", concurrencyExtras],
+            dependencies: [
+                "PetSpotDomain", "DeviceInterfaces", "LocationService", "AsyncSupport", "AppFeature", "Permissions", concurrencyExtras,
+                logging,
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

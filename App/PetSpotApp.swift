@@ -1,10 +1,8 @@
 import AppFeature
 import Foundation
-import LocationService
 import Permissions
 import PetAPI
 import PlatformLive
-import StartupFeature
 import StartupFeatureUI
 import SwiftUI
 import UIKit
@@ -12,7 +10,8 @@ import UIKit
 /// The iOS app: one window with the listing and, from its toolbar, the permissions screen — both on
 /// one ``AppModel`` and one location bridge (one `LocationService` over one `CLLocationManager`).
 ///
-/// Everything that decides lives in the package; this file only picks the live implementations.
+/// Everything that decides lives in the package; this file only picks the live implementations
+/// (``AppDependencies/live(bundle:)``).
 @main
 struct PetSpotApp: App {
     /// Info.plist key of the pets server's root URL, e.g. `https://api.example.org`.
@@ -25,26 +24,7 @@ struct PetSpotApp: App {
     private let app: AppModel
 
     init() {
-        let locationService = LocationService(manager: CoreLocationManager())
-        let infoPlist = PropertyList(infoDictionary: Bundle.main.infoDictionary)
-        let settingsOpener = SettingsOpener {
-            guard let url = URL(string: UIApplication.openSettingsURLString) else { return }
-            UIApplication.shared.open(url)
-        }
-        let startup = AnimalListViewModel(
-            locationService: locationService,
-            animalRepository: AnimalRepository(baseURL: Self.apiBaseURL(in: .main))
-        )
-        startup.onOpenAppSettings = { settingsOpener() }
-        let permissions = PermissionManager(
-            locationService: locationService,
-            motion: CoreMotionAuthorizer(),
-            health: HealthKitAuthorizer(),
-            infoPlist: infoPlist,
-            ledger: UserDefaultsPermissionLedger(),
-            settingsOpener: settingsOpener
-        )
-        app = AppModel(permissions: permissions, startup: startup, infoPlist: infoPlist)
+        app = AppModel.build(.live(bundle: .main))
     }
 
     var body: some Scene {
@@ -65,5 +45,24 @@ struct PetSpotApp: App {
             preconditionFailure("defaultAPIBaseURL is a valid URL literal")
         }
         return fallback
+    }
+}
+
+extension AppDependencies {
+    /// The live form: CoreLocation, CoreMotion, HealthKit, the pets server over URLSession, the
+    /// Info.plist and UserDefaults of `bundle`'s app.
+    static func live(bundle: Bundle) -> AppDependencies {
+        AppDependencies(
+            locationManager: CoreLocationManager(),
+            motion: CoreMotionAuthorizer(),
+            health: HealthKitAuthorizer(),
+            pets: AnimalRepository(baseURL: PetSpotApp.apiBaseURL(in: bundle)),
+            settingsOpener: SettingsOpener {
+                guard let url = URL(string: UIApplication.openSettingsURLString) else { return }
+                UIApplication.shared.open(url)
+            },
+            ledger: UserDefaultsPermissionLedger(),
+            infoPlist: PropertyList(infoDictionary: bundle.infoDictionary)
+        )
     }
 }

@@ -13,8 +13,10 @@ import StartupFeature
 /// A grant made on either screen is seen by the other at once: the startup screen follows the
 /// service's status stream, and so does the permission manager, whose every change this model logs
 /// (``AppModelEvent/permissionStateChanged(_:_:)``, and under the `permissions` logger) whichever
-/// screen caused it. Scene phases come in through ``scenePhaseChanged(to:)``: both screens hear them,
-/// and a return to active refreshes every permission.
+/// screen caused it. Scene phases come in once, through ``scenePhaseChanged(to:)``, and fan out from
+/// here: to the startup screen, to the location bridge (whose pending authorization waits depend on
+/// them) and, on a return to active, to the permission manager, which reads every permission again.
+/// ``build(_:)`` makes one from ``AppDependencies``.
 @MainActor
 @Observable
 public final class AppModel {
@@ -32,29 +34,31 @@ public final class AppModel {
         set { newValue ? openPermissions() : closePermissions() }
     }
 
-    /// Whether location is allowed (While Using or Always), as the guide's `AppState` exposes it.
-    public var isLocationAuthorized: Bool { permissions.locationStatus.isAuthorized }
-
     /// Receives every ``AppModelEvent`` as it happens, for an event log.
     @ObservationIgnored public var onEvent: (@MainActor (AppModelEvent) -> Void)?
 
+    /// The one location bridge under both screens.
+    @ObservationIgnored public let location: LocationService
     @ObservationIgnored private let offersAlwaysLocation: Bool
     @ObservationIgnored private let logger: Logger
     @ObservationIgnored private var phases: AsyncStream<AppScenePhase>.Continuation?
     @ObservationIgnored private var tasks: [Task<Void, Never>] = []
 
     /// - Parameters:
+    ///   - location: the location bridge both screens stand on.
     ///   - permissions: the app's permission manager (on the same location service as `startup`).
     ///   - startup: the startup screen's view model.
     ///   - infoPlist: the app's Info.plist: the location card offers Always only when it declares
     ///     `NSLocationAlwaysAndWhenInUseUsageDescription`.
     ///   - logger: where permission changes are logged (never a coordinate).
-    public init(
+    init(
+        location: LocationService,
         permissions: PermissionManager,
         startup: AnimalListViewModel,
         infoPlist: PropertyList,
-        logger: Logger = AppModel.logger()
+        logger: Logger
     ) {
+        self.location = location
         self.permissions = permissions
         self.startup = startup
         self.logger = logger
@@ -64,7 +68,7 @@ public final class AppModel {
         tasks.append(Task { [weak self] in
             for await phase in stream {
                 guard let self else { return }
-                await self.applyToPermissions(phase)
+                await self.applyToLocationAndPermissions(phase)
             }
         })
         permissions.onLocationStatusChange = { [logger] status in
@@ -94,8 +98,9 @@ public final class AppModel {
         startup.onAppear()
     }
 
-    /// The app's scene phase changed: the startup screen hears it at once; the permission manager
-    /// hears it in order (inactive: a prompt may be up; active: every permission is read again).
+    /// The app's scene phase changed: the startup screen hears it at once; the location bridge hears
+    /// it in order (inactive: a prompt may be up; background: it is gone), and a return to active
+    /// reads every permission again.
     public func scenePhaseChanged(to phase: AppScenePhase) {
         startup.scenePhaseChanged(to: phase)
         phases?.yield(phase)
@@ -129,14 +134,14 @@ public final class AppModel {
 
     /// Scene phases reach the location service in order and at once; re-reading every permission on
     /// a return to active runs beside them, so a slow HealthKit read never delays the next phase.
-    private func applyToPermissions(_ phase: AppScenePhase) async {
+    private func applyToLocationAndPermissions(_ phase: AppScenePhase) async {
         switch phase {
         case .inactive:
-            await permissions.applicationWillResignActive()
+            await location.applicationWillResignActive()
         case .background:
-            await permissions.applicationDidEnterBackground()
+            await location.applicationDidEnterBackground()
         case .active:
-            await permissions.applicationDidBecomeActive()
+            await location.applicationDidBecomeActive()
             let permissions = self.permissions
             Task { await permissions.checkAll() }
         }

@@ -142,32 +142,8 @@ public final class PermissionManager {
         broadcaster(for: permission).subscribe(current: state(for: permission))
     }
 
-    /// The app is active again: re-reads every permission (the person may have changed one in Settings,
-    /// and Motion and HealthKit send no callback for that), and tells the location service, whose
-    /// pending Always request then ends shortly unless answered.
-    public func refresh() async {
-        await applicationDidBecomeActive()
-        await checkAll()
-    }
-
-    /// The app resigned active (a system prompt took the screen, or the person is leaving); tells the
-    /// location service that a pending request's prompt appeared.
-    public func applicationWillResignActive() async {
-        await locationService.applicationWillResignActive()
-    }
-
-    /// The app reached the background: a pending location request's alert is gone.
-    public func applicationDidEnterBackground() async {
-        await locationService.applicationDidEnterBackground()
-    }
-
-    /// The app is active again: tells the location service (a pending request whose prompt is gone
-    /// ends shortly), without re-reading anything; ``refresh()`` does both.
-    public func applicationDidBecomeActive() async {
-        await locationService.applicationDidBecomeActive()
-    }
-
-    /// Re-reads every permission without telling the location service anything.
+    /// Re-reads every permission (the person may have changed one in Settings, and Motion and
+    /// HealthKit send no callback for that); never prompts.
     public func checkAll() async {
         await checkLocation()
         checkMotion()

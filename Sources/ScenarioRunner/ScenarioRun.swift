@@ -241,8 +241,9 @@ extension ScenarioRun {
         case .delegateCallback(_, .locationsUpdated(let fixes)):
             // Rule 18: a fix older than the app's freshness bound is not the current location; if
             // the app then reports none, this is why.
-            if let newest = fixes.last(where: { $0.horizontalAccuracy >= 0 }),
-                !LocationService.Configuration().isFresh(fixTakenAt: newest.timestamp, now: entry.date)
+            if let configuration = app?.location.configuration,
+                let newest = fixes.last(where: { $0.horizontalAccuracy >= 0 }),
+                !configuration.isFresh(fixTakenAt: newest.timestamp, now: entry.date)
             {
                 lastLocationFailure = "staleFix"
             }
@@ -411,35 +412,18 @@ extension ScenarioRun {
     private func launch() throws {
         let manager = try device.launch()
         pendingPhases.removeAll()
-        let clock = self.clock
-        let epoch = device.configuration.epoch
-        let service = LocationService(
-            manager: manager,
-            clock: clock,
-            now: { epoch.addingTimeInterval(clock.now.offset.timeInterval) }
+        let app = AppModel.build(
+            .simulated(
+                device: device,
+                locationManager: manager,
+                pets: SimulatedNetworkRepository(client: AnimalRepository(baseURL: serverURL), network: network, clock: clock),
+                settingsOpener: SettingsOpener { [weak self] in self?.openSettingsForApp() },
+                ledger: ledger,
+                clock: clock,
+                infoPlist: scenario.device.infoPlist
+            )
         )
-        let repository = SimulatedNetworkRepository(
-            client: AnimalRepository(baseURL: serverURL),
-            network: network,
-            clock: clock
-        )
-        let viewModel = AnimalListViewModel(locationService: service, animalRepository: repository)
-        viewModel.onEvent = { [weak self] event in self?.record(event) }
-        viewModel.onOpenAppSettings = { [weak self] in self?.openSettingsForApp() }
-        let infoPlist = scenario.device.infoPlist
-        let permissions = PermissionManager(
-            locationService: service,
-            motion: device.motion,
-            health: device.health,
-            infoPlist: infoPlist,
-            ledger: ledger,
-            settingsOpener: SettingsOpener { [weak self] in self?.openSettingsForApp() },
-            clock: clock
-        )
-        // The event log has every permission change; the logger speaks only of problems here.
-        let app = AppModel(
-            permissions: permissions, startup: viewModel, infoPlist: infoPlist, logger: AppModel.logger(level: .warning)
-        )
+        app.startup.onEvent = { [weak self] event in self?.record(event) }
         app.onEvent = { [weak self] event in self?.record(event) }
         self.app = app
         app.launch()

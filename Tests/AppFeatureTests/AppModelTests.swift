@@ -25,7 +25,6 @@ import TestSupport
         harness.location.send(.authorizationChanged(.authorizedWhenInUse, .fullAccuracy))
         await harness.events.wait(for: .permissionStateChanged(.location, .authorized))
 
-        #expect(harness.app.isLocationAuthorized)
         #expect(harness.app.state(for: .location) == .authorized)
         #expect(harness.logs.messages.contains("location permission is now authorized"))
         #expect(harness.logs.messages.contains("location status is now authorizedWhenInUse"))
@@ -84,7 +83,6 @@ import TestSupport
 /// in-memory listing, with its events and log lines recorded.
 @MainActor
 final class AppHarness {
-    let clock = VirtualClock()
     let location: FakeLocationManager
     let motion: SimulatedMotion
     let health: SimulatedHealth
@@ -106,19 +104,14 @@ final class AppHarness {
         location.send(.authorizationChanged(status, .fullAccuracy))
         motion = SimulatedMotion(status: motionStatus, hasInfoPlistKey: { keys.contains($0) })
         health = SimulatedHealth(hasInfoPlistKey: { keys.contains($0) })
-        let service = LocationService(manager: location, clock: clock)
-        let infoPlist = PropertyList(Dictionary(uniqueKeysWithValues: keys.map { ($0, PropertyList.Value.string("Why.")) }))
-        let permissions = PermissionManager(
-            locationService: service,
-            motion: motion,
-            health: health,
-            infoPlist: infoPlist,
-            ledger: InMemoryPermissionLedger(),
-            settingsOpener: .none,
-            clock: clock
-        )
-        let startup = AnimalListViewModel(locationService: service, animalRepository: InMemoryAnimalRepository())
-        app = AppModel(permissions: permissions, startup: startup, infoPlist: infoPlist, logger: logs.logger)
+        var dependencies = AppDependencies.test
+        dependencies.locationManager = location
+        dependencies.motion = motion
+        dependencies.health = health
+        dependencies.pets = InMemoryAnimalRepository()
+        dependencies.infoPlist = PropertyList(Dictionary(uniqueKeysWithValues: keys.map { ($0, PropertyList.Value.string("Why.")) }))
+        dependencies.logger = logs.logger
+        app = AppModel.build(dependencies)
         app.onEvent = { [events] in events.record($0) }
     }
 }

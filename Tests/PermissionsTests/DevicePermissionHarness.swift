@@ -56,7 +56,7 @@ final class DevicePermissionHarness {
     /// resigned active as the app's scene would; no time involved.
     func alertShown(_ kind: SystemAlert.Kind) async {
         await alertOnScreen(kind)
-        await manager.applicationWillResignActive()
+        await service.applicationWillResignActive()
     }
 
     private func alertOnScreen(_ kind: SystemAlert.Kind) async {
@@ -72,7 +72,7 @@ final class DevicePermissionHarness {
         let request = Task { try await manager.requestLocationWhenInUse() }
         await alertShown(.locationWhenInUse)
         try device.answerSystemAlert(.allowOnce)
-        await manager.refresh()
+        await becameActive()
         return try await request.value
     }
 
@@ -103,5 +103,12 @@ final class DevicePermissionHarness {
         device.log.compactMap {
             if case .systemAlertShown(let alert) = $0.event { alert.kind } else { nil }
         }
+    }
+
+    /// The app is active again, as the app model tells it: the location bridge first (a pending
+    /// request whose prompt is gone ends shortly), then every permission is read again.
+    func becameActive() async {
+        await service.applicationDidBecomeActive()
+        await manager.checkAll()
     }
 }

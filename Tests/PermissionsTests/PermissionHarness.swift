@@ -65,6 +65,13 @@ final class PermissionHarness {
     func report(_ status: LocationPermissionStatus) {
         location.send(.authorizationChanged(status, .fullAccuracy))
     }
+
+    /// The app is active again, as the app model tells it: the location bridge first (a pending
+    /// request whose prompt is gone ends shortly), then every permission is read again.
+    func becameActive() async {
+        await service.applicationDidBecomeActive()
+        await manager.checkAll()
+    }
 }
 
 extension SimulatedMotion {

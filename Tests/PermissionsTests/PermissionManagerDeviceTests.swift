@@ -34,7 +34,7 @@ struct PermissionManagerDeviceTests {
         #expect(harness.device.scenePhase == .inactive)
         try harness.device.answerAlwaysUpgrade(.keepOnlyWhileUsing)
         #expect(harness.device.scenePhase == .active)
-        await harness.manager.refresh()
+        await harness.becameActive()
         harness.clock.advance(by: .seconds(1))
         #expect(try await request.value == .stayedWhenInUse)
         #expect(try await harness.manager.requestLocationAlways() == .alreadyAskedOnce)
@@ -59,7 +59,7 @@ struct PermissionManagerDeviceTests {
         harness.manager.openSettings()
         try harness.device.setLocationAuthorization(.whileUsing)
         try harness.device.foreground()
-        await harness.manager.refresh()
+        await harness.becameActive()
 
         let request = Task { try await harness.manager.requestLocationAlways() }
         await harness.alertShown(.locationAlwaysUpgrade)
@@ -77,7 +77,7 @@ struct PermissionManagerDeviceTests {
         harness.clock.advance(by: .seconds(10))
         harness.device.runDueWork()
         try harness.device.foreground()
-        await harness.manager.refresh()
+        await harness.becameActive()
         #expect(harness.manager.state(for: .location) == .notDetermined)
         #expect(!harness.ledger.alwaysLocationRequested)
     }
@@ -101,7 +101,7 @@ struct PermissionManagerDeviceTests {
         #expect(harness.device.scenePhase == .background)
         try harness.device.setLocationAuthorization(.whileUsing)
         try harness.device.foreground()
-        await harness.manager.refresh()
+        await harness.becameActive()
         var iterator = updates.makeAsyncIterator()
         #expect(await iterator.next() == .denied)
         #expect(await iterator.next() == .authorized)
@@ -129,7 +129,7 @@ struct PermissionManagerDeviceTests {
 
         #expect(try await request.value == .notDetermined)
         try harness.device.foreground()
-        await harness.manager.refresh()
+        await harness.becameActive()
         let again = Task { try await harness.manager.requestMotion() }
         await harness.alertShown(.motionActivity)
         try harness.device.answerSystemAlert(.ok)
@@ -162,7 +162,7 @@ struct PermissionManagerDeviceTests {
         try harness.device.setMotionAllowed(true)
         try harness.device.foreground()
         #expect(harness.manager.state(for: .motion) == .denied)
-        await harness.manager.refresh()
+        await harness.becameActive()
         #expect(harness.manager.state(for: .motion) == .authorized)
     }
 
@@ -171,7 +171,7 @@ struct PermissionManagerDeviceTests {
         try harness.device.background()
         try harness.device.setFitnessTrackingEnabled(false)
         try harness.device.foreground()
-        await harness.manager.refresh()
+        await harness.becameActive()
         #expect(harness.manager.state(for: .motion) == .restricted)
     }
 
@@ -215,7 +215,7 @@ struct PermissionManagerDeviceTests {
         try harness.device.setHealthSharing(.sharingDenied, for: .workoutRoute)
         try harness.device.setHealthReading(false, for: .stepCount)
         try harness.device.foreground()
-        await harness.manager.refresh()
+        await harness.becameActive()
         #expect(harness.manager.state(for: .healthKit) == .denied)
         #expect(harness.manager.health.requestStatus == .unnecessary)
     }

@@ -135,7 +135,7 @@ import Testing
         let updates = harness.manager.stateUpdates(for: .healthKit)
         harness.health.setShareStatusInHealthApp(.sharingDenied, for: .workout)
         harness.health.setShareStatusInHealthApp(.sharingDenied, for: .workoutRoute)
-        await harness.manager.refresh()
+        await harness.becameActive()
         var iterator = updates.makeAsyncIterator()
         #expect(await iterator.next() == .authorized)
         #expect(await iterator.next() == .denied)
@@ -149,7 +149,7 @@ import Testing
         await harness.manager.check(.healthKit)
         let before = harness.manager.health
         harness.health.setReadAllowedInHealthApp(false, for: .stepCount)
-        await harness.manager.refresh()
+        await harness.becameActive()
         #expect(harness.manager.health == before)
     }
 }

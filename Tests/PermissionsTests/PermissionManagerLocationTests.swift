@@ -99,7 +99,7 @@ import Testing
         let harness = PermissionHarness(locationStatus: .authorizedWhenInUse)
         let request = Task { try await harness.manager.requestLocationAlways() }
         await harness.location.waitForCalls(1)
-        await harness.manager.applicationWillResignActive()
+        await harness.service.applicationWillResignActive()
         harness.report(.authorizedAlways)
         #expect(try await request.value == .upgraded)
         #expect(harness.manager.locationStatus == .authorizedAlways)
@@ -111,7 +111,7 @@ import Testing
         let harness = PermissionHarness(locationStatus: .authorizedWhenInUse)
         let request = Task { try await harness.manager.requestLocationAlways() }
         await harness.location.waitForCalls(1)
-        await harness.manager.applicationWillResignActive()
+        await harness.service.applicationWillResignActive()
         harness.clock.advance(by: .seconds(30))
         #expect(try await request.value == .stayedWhenInUse)
         #expect(harness.manager.locationStatus == .authorizedWhenInUse)
@@ -121,8 +121,8 @@ import Testing
         let harness = PermissionHarness(locationStatus: .authorizedWhenInUse)
         let request = Task { try await harness.manager.requestLocationAlways() }
         await harness.location.waitForCalls(1)
-        await harness.manager.applicationWillResignActive()
-        await harness.manager.refresh()
+        await harness.service.applicationWillResignActive()
+        await harness.becameActive()
         harness.clock.advance(by: .seconds(1))
         #expect(try await request.value == .stayedWhenInUse)
     }
@@ -131,8 +131,8 @@ import Testing
         let harness = PermissionHarness(locationStatus: .authorizedWhenInUse)
         let request = Task { try await harness.manager.requestLocationAlways() }
         await harness.location.waitForCalls(1)
-        await harness.manager.applicationWillResignActive()
-        await harness.manager.refresh()
+        await harness.service.applicationWillResignActive()
+        await harness.becameActive()
         harness.report(.authorizedAlways)
         #expect(try await request.value == .upgraded)
     }
@@ -151,7 +151,7 @@ import Testing
         let harness = PermissionHarness(locationStatus: .authorizedWhenInUse)
         let first = Task { try await harness.manager.requestLocationAlways() }
         await harness.location.waitForCalls(1)
-        await harness.manager.applicationWillResignActive()
+        await harness.service.applicationWillResignActive()
         harness.clock.advance(by: .seconds(30))
         #expect(try await first.value == .stayedWhenInUse)
         #expect(try await harness.manager.requestLocationAlways() == .alreadyAskedOnce)

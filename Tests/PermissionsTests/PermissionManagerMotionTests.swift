@@ -79,7 +79,7 @@ import Testing
         let updates = harness.manager.stateUpdates(for: .motion)
         harness.motion.setAllowedInSettings(false)
         #expect(harness.manager.state(for: .motion) == .authorized)
-        await harness.manager.refresh()
+        await harness.becameActive()
         var iterator = updates.makeAsyncIterator()
         #expect(await iterator.next() == .authorized)
         #expect(await iterator.next() == .denied)

@@ -79,7 +79,7 @@ import Testing
         let screen = model(harness)
         await screen.appear()
         harness.motion.setAllowedInSettings(false)
-        await harness.manager.refresh()
+        await harness.becameActive()
         #expect(screen.card(for: .motion).state == .denied)
     }
 
