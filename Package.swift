@@ -77,7 +77,7 @@ let package = Package(
         ),
         .target(
             name: "AppFeature",
-            dependencies: ["StartupFeature", "Permissions", "LocationService", "DeviceInterfaces", "PetSpotDomain", logging],
+            dependencies: ["StartupFeature", "Permissions", "LocationService", "DeviceInterfaces", "PetSpotDomain", "Localization", logging],
             swiftSettings: swiftSettings
         ),
         .target(name: "PetAPI", dependencies: ["PetSpotDomain"], swiftSettings: swiftSettings),
@@ -100,7 +100,7 @@ let package = Package(
             name: "ScenarioRunner",
             dependencies: [
                 "PetSpotDomain", "AsyncSupport", "DeviceInterfaces", "LocationService", "DeviceSimulator", "StartupFeature", "PetAPI",
-                "PetServer", "Permissions", "AppFeature", "Localization", concurrencyExtras, logging,
+                "Permissions", "AppFeature", "Localization", concurrencyExtras, logging,
             ],
             resources: [.copy("Scenarios"), .process("Resources")],
             swiftSettings: swiftSettings

@@ -10,7 +10,7 @@ struct DemoCommand: AsyncParsableCommand {
         abstract: "Play every user story and edge case on the simulated iPhone and tell what the person sees.",
         discussion: """
             Runs the bundled scenarios (Scenarios/) against a server started in this process on a \
-            temporary database with \(ScenarioHost.demoPetCount) demo pets (or --server), prints each \
+            temporary database with \(ScenarioServer.demoPetCount) demo pets (or --server), prints each \
             as a storyboard, then a table: the scenario, whether the listing came with location, and \
             the virtual time to the first listing.
 
@@ -41,7 +41,7 @@ struct DemoCommand: AsyncParsableCommand {
             throw CommandError(only.map { "no bundled scenario matches \"\($0)\"" } ?? "no bundled scenarios found", exitCode: 2)
         }
         let scenarios = try files.map { try ScenarioFile.load($0.path) }
-        let outcomes = try await ScenarioHost.run(scenarios, serverURL: server.flatMap(URL.init(string:)))
+        let outcomes = try await ScenarioServer.run(scenarios, serverURL: server.flatMap(URL.init(string:)))
         let labels = files.map { $0.deletingPathExtension().lastPathComponent }
         for (scenario, outcome) in zip(scenarios, outcomes) {
             print(Storyboard.render(scenario, outcome, localizer: localizer))

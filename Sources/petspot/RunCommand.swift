@@ -11,7 +11,7 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             The app's view model and location service run on a simulated iPhone on virtual time; \
             listings come over real HTTP from --server, or from a server started in this process on a \
-            temporary SQLite database with \(ScenarioHost.demoPetCount) demo pets. The same file \
+            temporary SQLite database with \(ScenarioServer.demoPetCount) demo pets. The same file \
             prints the same log on every run. The file format is described in docs/scenarios.md.
 
             With --language the run is told as a storyboard in that language (what the person sees, \
@@ -48,7 +48,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let parsed = try ScenarioFile.load(scenario)
         let serverURL = server.flatMap(URL.init(string:))
-        guard let outcome = try await ScenarioHost.run([parsed], serverURL: serverURL).first else { return }
+        guard let outcome = try await ScenarioServer.run([parsed], serverURL: serverURL).first else { return }
         if let language, !json {
             print(Storyboard.render(parsed, outcome, localizer: try LanguageOption.localizer(language)))
         } else {

@@ -1,0 +1,33 @@
+import Foundation
+import Logging
+import PetServer
+import ScenarioRunner
+
+/// The listing server that `run` and `demo` play scenarios against.
+enum ScenarioServer {
+    /// Demo pets in the temporary database (the same deterministic set on every run).
+    static let demoPetCount = 500
+
+    /// Plays `scenarios` against the server at `serverURL`, or, when there is none, against one
+    /// started in this process on a temporary SQLite database seeded with ``demoPetCount`` demo pets.
+    @MainActor
+    static func run(_ scenarios: [Scenario], serverURL: URL?) async throws -> [ScenarioRun.Outcome] {
+        if let serverURL {
+            return await ScenarioHost.run(scenarios, serverURL: serverURL)
+        }
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("petspot-scenario-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await startPetServer(configuration: PetServerConfiguration(
+            host: "127.0.0.1",
+            port: 0,
+            database: directory.appendingPathComponent("pets.sqlite").path,
+            demoPetsWhenEmpty: demoPetCount,
+            logLevel: .critical
+        ))
+        let outcomes = await ScenarioHost.run(scenarios, serverURL: server.baseURL)
+        await server.stop()
+        return outcomes
+    }
+}
