@@ -48,10 +48,6 @@ final class DeviceScheduler {
         timers.removeValue(forKey: id)?.cancel()
     }
 
-    func isPending(_ id: JobID) -> Bool {
-        jobs.contains { $0.id == id }
-    }
-
     /// Removes and returns the earliest job due at `now`, with its deadline.
     func popDue(at now: Duration) -> (deadline: Duration, work: @MainActor () -> Void)? {
         var best: Int?

@@ -233,17 +233,6 @@ public final class SimulatedDevice {
 
     var isShowingSystemAlert: Bool { presentedAlert != nil }
 
-    /// For a subsystem that runs its own prompt (such as ``SimulatedPermissionPrompt``): mirrors the
-    /// prompt in the log and in the scene phase, inactive while it is up (rule 29).
-    func systemPromptVisibilityChanged(_ subsystemName: String, isVisible: Bool) {
-        record(.subsystem(name: subsystemName, detail: isVisible ? "prompt shown" : "prompt answered"))
-        if isVisible, phase == .active {
-            setPhase(.inactive)
-        } else if !isVisible, phase == .inactive, presentedAlert == nil {
-            setPhase(.active)
-        }
-    }
-
     /// Throws unless Settings can be reached: the person must have left the app.
     func ensureSettingsReachable() throws(SimulatedDeviceError) {
         if phase.isForeground { throw .settingsUnreachableWhileAppInForeground }

@@ -55,7 +55,9 @@ public final class PermissionManager {
     @ObservationIgnored private let settingsOpener: SettingsOpener
     @ObservationIgnored private let clock: any Clock<Duration>
     @ObservationIgnored public let configuration: Configuration
-    @ObservationIgnored private var broadcasters: [Permission: PermissionStateBroadcaster] = [:]
+    @ObservationIgnored private let broadcasters = Dictionary(
+        uniqueKeysWithValues: Permission.allCases.map { ($0, PermissionStateBroadcaster()) }
+    )
     @ObservationIgnored private var published: [Permission: PermissionState] = [:]
     @ObservationIgnored private var runningRequests: [RequestKind: SharedRequest] = [:]
     @ObservationIgnored private var statusTask: Task<Void, Never>?
@@ -86,9 +88,6 @@ public final class PermissionManager {
         locationStatus = locationService.currentAuthorizationStatus
         motionStatus = motion.authorizationStatus
         isMotionAvailable = motion.isActivityAvailable
-        for permission in Permission.allCases {
-            broadcasters[permission] = PermissionStateBroadcaster()
-        }
         published = Dictionary(uniqueKeysWithValues: Permission.allCases.map { ($0, state(for: $0)) })
         statusTask = Task { [weak self, locationService] in
             let updates = await locationService.authorizationStatusUpdates()
@@ -174,9 +173,9 @@ public final class PermissionManager {
     }
 
     private func broadcaster(for permission: Permission) -> PermissionStateBroadcaster {
-        if let broadcaster = broadcasters[permission] { return broadcaster }
-        let broadcaster = PermissionStateBroadcaster()
-        broadcasters[permission] = broadcaster
+        guard let broadcaster = broadcasters[permission] else {
+            preconditionFailure("every Permission has a broadcaster from init")
+        }
         return broadcaster
     }
 }

@@ -9,7 +9,7 @@ import PostgresNIO
 ///
 /// Locations live in a `geography(Point, 4326)` column with a GiST index. A nearby page lets the index
 /// find candidates (`ST_DWithin`, a hair wider than the radius) and order them (the KNN operator `<->`,
-/// PostGIS's sphere distance); the count adds up per-cell totals (``GeoCell``) as SQLite's does. The
+/// PostGIS's sphere distance); the count adds up per-cell totals (``GeoCell``) kept by the store. The
 /// exact radius test, the distances reported and the order of ties use the same haversine
 /// (``GreatCircle``) as ``SQLitePetStore``, so both stores give identical answers.
 ///
@@ -342,7 +342,7 @@ extension PostgresPetStore {
 
     /// Nearest first within the radius, ties by id, with the count of all matches.
     ///
-    /// 1. Count: as in ``SQLitePetStore``, the per-cell totals of the ``GeoCell``s wholly inside the circle
+    /// 1. Count: the per-cell totals of the ``GeoCell``s wholly inside the circle
     ///    are added up; the pets of cells on its rim are checked one by one with the haversine.
     /// 2. Page: the index orders candidates with the KNN operator `<->`; enough of the nearest are read
     ///    to be sure that no unread one can rank within the page, then ranked by (haversine, id).

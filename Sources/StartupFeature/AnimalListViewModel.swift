@@ -7,7 +7,7 @@ import PetSpotDomain
 /// The startup screen's view model: it feeds ``StartupMachine`` with events and performs the
 /// effects the machine returns. It holds no rule of its own.
 ///
-/// The seed's properties are read from ``state``, the one source of truth. Effects run in tasks the
+/// The public properties are read from ``state``, the one source of truth. Effects run in tasks the
 /// view model owns; ``waitUntilIdle()`` waits until none is left, so tests and the command-line
 /// driver can step it deterministically. Status changes arrive through the stream of
 /// `authorizationStatusUpdates()`, which is consumed separately: a change pushed into it is seen
@@ -29,7 +29,7 @@ public final class AnimalListViewModel {
     /// The custom popup's words while it shows, by its cause; nil when it does not show.
     public var permissionPopup: PermissionPopupContent? { state.popup.map { PermissionPopupContent(reason: $0, localizer: localizer) } }
 
-    /// Whether the custom popup shows (the seed's name; ``permissionPopup`` says what it says).
+    /// Whether the custom popup shows (``permissionPopup`` says what it says).
     ///
     /// Writes are ignored: the popup may only close through ``openSettings()`` or
     /// ``continueWithoutLocation()`` (both of its buttons call one of them).

@@ -5,7 +5,7 @@ import PetSpotDomain
 /// The startup screen's texts, from `Localizable.strings` / `Localizable.stringsdict` of this module,
 /// in the language of a ``Localizer``.
 ///
-/// The seed's static properties (`L10n.Location.Permission.Popup.message`, …) speak the device's
+/// The static properties (`L10n.Location.Permission.Popup.message`, …) speak the device's
 /// language (``Localizer/system``); code that must speak another one passes a localizer to
 /// ``text(_:_:)`` and the functions below.
 public enum L10n {
@@ -104,7 +104,7 @@ public enum L10n {
         return table.plural(key.rawValue, localizer.language, number: localizer.number(count), operands: PluralOperands(count))
     }
 
-    // MARK: The seed's names, in the device's language
+    // MARK: Static names, in the device's language
 
     public enum Location {
         public enum Permission {

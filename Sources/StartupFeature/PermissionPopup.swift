@@ -38,7 +38,7 @@ public struct PermissionPopupContent: Equatable, Sendable {
         self.reason = reason
         let (titleKey, messageKey): (L10n.Key, L10n.Key) =
             switch reason {
-            // The seed's four keys keep the denied text.
+            // The four popup keys keep the denied text.
             case .denied: (.popupTitle, .popupMessage)
             case .restricted: (.popupRestrictedTitle, .popupRestrictedMessage)
             case .locationServicesOff: (.popupServicesOffTitle, .popupServicesOffMessage)

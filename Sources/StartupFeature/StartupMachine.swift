@@ -216,7 +216,7 @@ extension StartupMachine {
 
         /// A fresh session.
         /// - Parameters:
-        ///   - permissionStatus: What is assumed before the first check (the seed's `.notDetermined`).
+        ///   - permissionStatus: What is assumed before the first check (`.notDetermined`).
         ///   - coordinateDecimals: Precision of the coordinates that leave the device.
         public init(permissionStatus: LocationPermissionStatus = .notDetermined, coordinateDecimals: Int = 2) {
             self.permissionStatus = permissionStatus

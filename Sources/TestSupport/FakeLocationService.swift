@@ -1,7 +1,7 @@
 import ConcurrencyExtras
 import PetSpotDomain
 
-/// A `LocationServiceProtocol` with stubbed answers, as in the seed research, plus a way to push
+/// A `LocationServiceProtocol` with stubbed answers, plus a way to push
 /// status changes to observers.
 public final class FakeLocationService: LocationServiceProtocol {
     private struct State {

@@ -26,19 +26,6 @@ import Testing
         #expect(recorder.calls == ["background", "willEnterForeground", "active", "terminate"])
     }
 
-    @Test func givenSubsystemPrompt_whenShownAndAnswered_thenAppInactiveMeanwhileAndLogged() async throws {
-        let harness = DeviceHarness()
-        _ = try await harness.launched()
-        harness.device.systemPromptVisibilityChanged("motion", isVisible: true)
-        #expect(harness.device.scenePhase == .inactive)
-
-        harness.device.systemPromptVisibilityChanged("motion", isVisible: false)
-        #expect(harness.device.scenePhase == .active)
-        #expect(harness.events.contains(.subsystem(name: "motion", detail: "prompt shown")))
-        #expect(DeviceLogEntry(elapsed: .zero, date: Date(), event: .subsystem(name: "motion", detail: "prompt shown"))
-            .description == "[+0.000s] motion prompt shown")
-    }
-
     @Test func givenStreamsOpened_whenAppLaunchesAndLeaves_thenLogAndScenePhaseStreamsCarryIt() async throws {
         let harness = DeviceHarness()
         var phases = harness.device.scenePhaseChanges().makeAsyncIterator()

@@ -19,7 +19,7 @@ import TestSupport
         #expect(await screen.queriedLocations == [nil])
     }
 
-    // The seed's four keys keep the denied text.
+    // The four popup keys keep the denied text.
     @Test func givenDeniedForThisApp_whenTheScreenAppears_thenThePopupKeepsTheSeedsWords() async {
         let screen = StartupScreen(status: .denied)
 

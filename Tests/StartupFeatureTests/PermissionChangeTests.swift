@@ -55,7 +55,7 @@ struct PermissionChangeTests {
         #expect(await screen.queriedLocations == [nil, StartupScreen.sentWarsaw])
     }
 
-    // US4-2, FR-011 through the seed's own entry point.
+    // US4-2, FR-011 through checkPermissionStatusChange().
     @Test func givenDenied_whenCheckPermissionStatusChangeFindsGrant_thenListingRefreshedWithCoordinates() async {
         let screen = StartupScreen(status: .denied)
         await screen.appear()
