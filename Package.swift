@@ -21,11 +21,11 @@ let package = Package(
         .library(name: "AsyncSupport", targets: ["AsyncSupport"]),
         .library(name: "DeviceInterfaces", targets: ["DeviceInterfaces"]),
         .library(name: "Localization", targets: ["Localization"]),
-        .library(name: "LocationService", targets: ["LocationService"]),
+        .library(name: "LocationBridge", targets: ["LocationBridge"]),
         .library(name: "DeviceSimulator", targets: ["DeviceSimulator"]),
         .library(name: "Permissions", targets: ["Permissions"]),
         .library(name: "StartupFeature", targets: ["StartupFeature"]),
-        .library(name: "StartupFeatureUI", targets: ["StartupFeatureUI"]),
+        .library(name: "AppUI", targets: ["AppUI"]),
         .library(name: "AppFeature", targets: ["AppFeature"]),
         .library(name: "PlatformLive", targets: ["PlatformLive"]),
         .library(name: "PetAPI", targets: ["PetAPI"]),
@@ -54,7 +54,7 @@ let package = Package(
         // protocols and domain mirrors: the simulated iPhone and the Apple adapters depend on this alone.
         .target(name: "DeviceInterfaces", dependencies: ["PetSpotDomain"], swiftSettings: swiftSettings),
         .target(
-            name: "LocationService",
+            name: "LocationBridge",
             dependencies: ["PetSpotDomain", "DeviceInterfaces", "AsyncSupport"],
             swiftSettings: swiftSettings
         ),
@@ -65,7 +65,7 @@ let package = Package(
         ),
         .target(
             name: "Permissions",
-            dependencies: ["PetSpotDomain", "DeviceInterfaces", "LocationService", "Localization", "AsyncSupport"],
+            dependencies: ["PetSpotDomain", "DeviceInterfaces", "LocationBridge", "Localization", "AsyncSupport"],
             resources: [.process("Resources")],
             swiftSettings: swiftSettings
         ),
@@ -77,7 +77,7 @@ let package = Package(
         ),
         .target(
             name: "AppFeature",
-            dependencies: ["StartupFeature", "Permissions", "LocationService", "DeviceInterfaces", "PetSpotDomain", "Localization", logging],
+            dependencies: ["StartupFeature", "Permissions", "LocationBridge", "DeviceInterfaces", "PetSpotDomain", "Localization", logging],
             swiftSettings: swiftSettings
         ),
         .target(name: "PetAPI", dependencies: ["PetSpotDomain"], swiftSettings: swiftSettings),
@@ -99,7 +99,7 @@ let package = Package(
         .target(
             name: "ScenarioRunner",
             dependencies: [
-                "PetSpotDomain", "AsyncSupport", "DeviceInterfaces", "LocationService", "DeviceSimulator", "StartupFeature", "PetAPI",
+                "PetSpotDomain", "AsyncSupport", "DeviceInterfaces", "LocationBridge", "DeviceSimulator", "StartupFeature", "PetAPI",
                 "Permissions", "AppFeature", "Localization", concurrencyExtras, logging,
             ],
             resources: [.copy("Scenarios"), .process("Resources")],
@@ -108,7 +108,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "PetSpotDomain", "DeviceInterfaces", "LocationService", "AsyncSupport", "AppFeature", "Permissions", concurrencyExtras,
+                "PetSpotDomain", "DeviceInterfaces", "LocationBridge", "AsyncSupport", "AppFeature", "Permissions", concurrencyExtras,
                 logging,
             ],
             swiftSettings: swiftSettings
@@ -130,7 +130,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "StartupFeatureUI",
+            name: "AppUI",
             dependencies: ["PetSpotDomain", "StartupFeature", "Permissions", "AppFeature", "Localization"],
             swiftSettings: swiftSettings
         ),
@@ -152,25 +152,25 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "LocationServiceTests",
-            dependencies: ["AsyncSupport", "DeviceInterfaces", "LocationService", "DeviceSimulator", "PetSpotDomain", "TestSupport"],
+            name: "LocationBridgeTests",
+            dependencies: ["AsyncSupport", "DeviceInterfaces", "LocationBridge", "DeviceSimulator", "PetSpotDomain", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "DeviceSimulatorTests",
-            dependencies: ["AsyncSupport", "DeviceInterfaces", "DeviceSimulator", "LocationService", "Permissions", "PetSpotDomain"],
+            dependencies: ["AsyncSupport", "DeviceInterfaces", "DeviceSimulator", "LocationBridge", "Permissions", "PetSpotDomain"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PermissionsTests",
-            dependencies: ["AsyncSupport", "DeviceInterfaces", "Permissions", "DeviceSimulator", "LocationService", "PetSpotDomain", "TestSupport", "Localization"],
+            dependencies: ["AsyncSupport", "DeviceInterfaces", "Permissions", "DeviceSimulator", "LocationBridge", "PetSpotDomain", "TestSupport", "Localization"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "StartupFeatureTests",
             dependencies: [
                 "AsyncSupport",
-                "DeviceInterfaces", "StartupFeature", "PetSpotDomain", "LocationService", "DeviceSimulator", "TestSupport",
+                "DeviceInterfaces", "StartupFeature", "PetSpotDomain", "LocationBridge", "DeviceSimulator", "TestSupport",
                 "Localization", customDump,
             ],
             swiftSettings: swiftSettings
@@ -179,7 +179,7 @@ let package = Package(
             name: "AppFeatureTests",
             dependencies: [
                 "AsyncSupport",
-                "DeviceInterfaces", "AppFeature", "StartupFeature", "Permissions", "LocationService", "DeviceSimulator", "PetSpotDomain",
+                "DeviceInterfaces", "AppFeature", "StartupFeature", "Permissions", "LocationBridge", "DeviceSimulator", "PetSpotDomain",
                 "TestSupport", concurrencyExtras, logging,
             ],
             swiftSettings: swiftSettings

@@ -3,7 +3,7 @@ import Foundation
 import Permissions
 import PetAPI
 import PlatformLive
-import StartupFeatureUI
+import AppUI
 import SwiftUI
 import UIKit
 

@@ -2,10 +2,10 @@
 # Type-checks every Apple-only Swift file on Linux, in Swift 6 language mode, against declaration-only
 # stand-ins of Apple's frameworks (AppleSDKStubs/) and the package's own modules.
 #
-# Apple-only files: Sources/PlatformLive/*.swift, Sources/StartupFeatureUI/*.swift (each wrapped
+# Apple-only files: Sources/PlatformLive/*.swift, Sources/AppUI/*.swift (each wrapped
 # whole in `#if canImport(<Framework>)`) and App/*.swift (the iOS app host). Every file found there
 # is checked; a target's files are checked together under the target's module name, in dependency
-# order (PlatformLive, StartupFeatureUI, then App/ as module PetSpot).
+# order (PlatformLive, AppUI, then App/ as module PetSpot).
 #
 # `#if canImport(X)` is true because the stub module X is on the search path: the files are checked
 # as they are, with no -D conditions. Fails (non-zero, the compiler's messages shown) on any error or
@@ -37,7 +37,7 @@ swift_flags=(
 
 shopt -s nullglob
 platform_live=(Sources/PlatformLive/*.swift)
-startup_feature_ui=(Sources/StartupFeatureUI/*.swift)
+app_ui=(Sources/AppUI/*.swift)
 app=(App/*.swift)
 
 root="$PWD"
@@ -108,7 +108,7 @@ imported_failure() {
 }
 
 echo "== Apple-only files wrapped whole in #if canImport(...)"
-for file in "${platform_live[@]}" "${startup_feature_ui[@]}"; do
+for file in "${platform_live[@]}" "${app_ui[@]}"; do
     # First and last lines that are neither blank nor comments.
     code="$(grep -vE '^[[:space:]]*(//.*)?$' "$file" || true)"
     first="$(printf '%s\n' "$code" | head -n 1)"
@@ -117,7 +117,7 @@ for file in "${platform_live[@]}" "${startup_feature_ui[@]}"; do
         fail "$file is not wrapped whole in '#if canImport(...)' … '#endif' (it would break the Linux build)"
     fi
 done
-for file in "${platform_live[@]}" "${startup_feature_ui[@]}" "${app[@]}"; do
+for file in "${platform_live[@]}" "${app_ui[@]}" "${app[@]}"; do
     # A condition on a framework without a stub would be false here and hide the code unchecked.
     for framework in $(grep -oE 'canImport\([A-Za-z_]+\)' "$file" | sed -E 's/canImport\((.*)\)/\1/' | sort -u); do
         if [[ ! -d "$stub_root/$framework" ]]; then
@@ -140,7 +140,7 @@ echo "== package modules the Apple-only files import"
 package_built=1
 package_log="$work/package-build.log"
 status=0
-swift build --target StartupFeatureUI 2>&1 | tee "$package_log" || status=$?
+swift build --target AppUI 2>&1 | tee "$package_log" || status=$?
 bin=""
 if ((status == 0)); then
     bin="$(swift build --show-bin-path 2>>"$package_log")" || status=$?
@@ -149,7 +149,7 @@ if ((status != 0)); then
     package_built=0
     mapfile -t broken < <(error_files "$package_log" error)
     if ((${#broken[@]} == 0)); then
-        fail "package modules do not build ('swift build --target StartupFeatureUI' failed; see its output above)"
+        fail "package modules do not build ('swift build --target AppUI' failed; see its output above)"
     else
         # One problem per target, named by its folder (Sources/<Target>/...); then any other file.
         targets=()
@@ -174,7 +174,7 @@ else
     [[ -d "$modules" ]] || modules="$bin"
     for module in "$modules"/*.swiftmodule; do
         case "$(basename "$module")" in
-            PlatformLive.swiftmodule | StartupFeatureUI.swiftmodule) ;; # empty on Linux; rebuilt below
+            PlatformLive.swiftmodule | AppUI.swiftmodule) ;; # empty on Linux; rebuilt below
             *) ln -s "$(cd "$(dirname "$module")" && pwd)/$(basename "$module")" "$package/" ;;
         esac
     done
@@ -249,10 +249,10 @@ check() {
 
 echo "== type-check (Swift 6 language mode, warnings are errors)"
 check PlatformLive "${platform_live[@]}"
-check StartupFeatureUI "${startup_feature_ui[@]}"
+check AppUI "${app_ui[@]}"
 check PetSpot "${app[@]}"
 
-total=$((${#platform_live[@]} + ${#startup_feature_ui[@]} + ${#app[@]}))
+total=$((${#platform_live[@]} + ${#app_ui[@]} + ${#app[@]}))
 if ((failures)); then
     echo "typecheck-apple: FAILED ($failures problem(s); $checked of $total Apple-only files type-checked)" >&2
     for problem in "${problems[@]}"; do

@@ -1,7 +1,7 @@
 import DeviceInterfaces
 import Foundation
 import Localization
-import LocationService
+import LocationBridge
 import Logging
 import Permissions
 import PetSpotDomain

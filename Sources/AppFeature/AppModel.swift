@@ -1,5 +1,5 @@
 import DeviceInterfaces
-import LocationService
+import LocationBridge
 import Logging
 import Observation
 import Permissions
@@ -12,7 +12,7 @@ import StartupFeature
 ///
 /// A grant made on either screen is seen by the other at once: the startup screen follows the
 /// service's status stream, and so does the permission manager, whose every change this model logs
-/// (``AppModelEvent/permissionStateChanged(_:_:)``, and under the `permissions` logger) whichever
+/// (``AppEvent/permissionStateChanged(_:_:)``, and under the `permissions` logger) whichever
 /// screen caused it. Scene phases come in once, through ``scenePhaseChanged(to:)``, and fan out from
 /// here: to the startup screen, to the location bridge (whose pending authorization waits depend on
 /// them) and, on a return to active, to the permission manager, which reads every permission again.
@@ -34,8 +34,8 @@ public final class AppModel {
         set { newValue ? openPermissions() : closePermissions() }
     }
 
-    /// Receives every ``AppModelEvent`` as it happens, for an event log.
-    @ObservationIgnored public var onEvent: (@MainActor (AppModelEvent) -> Void)?
+    /// Receives every ``AppEvent`` as it happens, for an event log.
+    @ObservationIgnored public var onEvent: (@MainActor (AppEvent) -> Void)?
 
     /// The one location bridge under both screens.
     @ObservationIgnored public let location: LocationService
@@ -164,13 +164,13 @@ public final class AppModel {
         }
     }
 
-    private func emit(_ event: AppModelEvent) {
+    private func emit(_ event: AppEvent) {
         onEvent?(event)
     }
 }
 
 /// What the app model did, for an event log. Never carries coordinates.
-public enum AppModelEvent: Sendable, Equatable {
+public enum AppEvent: Sendable, Equatable {
     case permissionsScreenShown
     case permissionsScreenClosed
     /// A permission's state changed, whichever screen (or Settings) caused it.

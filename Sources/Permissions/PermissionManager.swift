@@ -1,7 +1,7 @@
 import AsyncSupport
 import DeviceInterfaces
 import Foundation
-import LocationService
+import LocationBridge
 import Observation
 import PetSpotDomain
 

@@ -1,3 +1,4 @@
+import AsyncSupport
 import PetSpotDomain
 /// Hands every change of one permission's state to any number of `AsyncStream` subscribers.
 @MainActor

@@ -4,7 +4,7 @@ import ConcurrencyExtras
 import DeviceInterfaces
 import DeviceSimulator
 import Foundation
-import LocationService
+import LocationBridge
 import Logging
 import Permissions
 import PetAPI
@@ -255,7 +255,7 @@ extension ScenarioRun {
     }
 
     /// Turns what the app did into log lines.
-    private func record(_ event: AppEvent) {
+    private func record(_ event: StartupEvent) {
         switch event {
         case .screenAppeared: log(.app, "screenAppeared")
         case .permissionChecked(let status): log(.app, "permissionChecked", [("status", .string(status.rawValue))])
@@ -305,7 +305,7 @@ extension ScenarioRun {
 
 extension ScenarioRun {
     /// Turns what the app model did (the permissions screen, the app-wide permission state) into log lines.
-    private func record(_ event: AppModelEvent) {
+    private func record(_ event: AppEvent) {
         switch event {
         case .permissionsScreenShown: log(.app, "permissionsScreenShown")
         case .permissionsScreenClosed: log(.app, "permissionsScreenClosed")

@@ -43,8 +43,8 @@ public final class AnimalListViewModel {
 
     /// Opens this app's page in Settings; set by whoever builds the screen (the iOS app, a scenario run).
     @ObservationIgnored public var onOpenAppSettings: (@MainActor () -> Void)?
-    /// Receives every ``AppEvent`` as the machine's steps happen, for an event log.
-    @ObservationIgnored public var onEvent: (@MainActor (AppEvent) -> Void)?
+    /// Receives every ``StartupEvent`` as the machine's steps happen, for an event log.
+    @ObservationIgnored public var onEvent: (@MainActor (StartupEvent) -> Void)?
 
     @ObservationIgnored private let locationService: any LocationServiceProtocol
     @ObservationIgnored private let animalRepository: any AnimalRepositoryProtocol

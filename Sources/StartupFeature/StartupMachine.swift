@@ -30,7 +30,7 @@ public enum StartupMachine {
     public struct Step: Equatable, Sendable {
         public var effects: [Effect]
         /// What the machine did, in order, ending with the effects it started (never coordinates).
-        public var log: [AppEvent]
+        public var log: [StartupEvent]
     }
 
     /// Applies `event` to `state` and returns what must be done next, in order.
@@ -43,14 +43,14 @@ public enum StartupMachine {
         var transition = Transition(state: state)
         let effects = transition.apply(event)
         state = transition.state
-        return Step(effects: effects, log: transition.log + effects.compactMap(AppEvent.init(starting:)))
+        return Step(effects: effects, log: transition.log + effects.compactMap(StartupEvent.init(starting:)))
     }
 }
 
 /// One event applied to the state. Each rule records what it does in ``log`` as it does it.
 private struct Transition {
     var state: State
-    var log: [AppEvent] = []
+    var log: [StartupEvent] = []
 
     typealias State = StartupMachine.State
     typealias Effect = StartupMachine.Effect

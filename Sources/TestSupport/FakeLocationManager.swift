@@ -1,6 +1,6 @@
 import DeviceInterfaces
 import Foundation
-import LocationService
+import LocationBridge
 import PetSpotDomain
 
 /// A scriptable `LocationManaging`: it records every call and sends exactly the callbacks a test

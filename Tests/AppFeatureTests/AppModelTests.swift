@@ -4,7 +4,7 @@ import ConcurrencyExtras
 import DeviceInterfaces
 import DeviceSimulator
 import Foundation
-import LocationService
+import LocationBridge
 import Logging
 import Permissions
 import PetSpotDomain
@@ -119,15 +119,15 @@ final class AppHarness {
 /// The app model's events, with a wait for one of them (no time involved).
 @MainActor
 final class AppEventRecorder {
-    private(set) var recorded: [AppModelEvent] = []
+    private(set) var recorded: [AppEvent] = []
     private let waiters = ConditionWaiters()
 
-    func record(_ event: AppModelEvent) {
+    func record(_ event: AppEvent) {
         recorded.append(event)
         waiters.changed()
     }
 
-    func wait(for event: AppModelEvent) async {
+    func wait(for event: AppEvent) async {
         await waiters.wait { [unowned self] in recorded.contains(event) }
     }
 }

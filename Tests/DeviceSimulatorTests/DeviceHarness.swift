@@ -2,7 +2,7 @@ import AsyncSupport
 import DeviceInterfaces
 import DeviceSimulator
 import Foundation
-import LocationService
+import LocationBridge
 import PetSpotDomain
 
 /// A simulated device on a test clock, with shortcuts for reading its log.

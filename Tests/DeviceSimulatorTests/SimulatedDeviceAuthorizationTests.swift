@@ -1,7 +1,7 @@
 import DeviceInterfaces
 import DeviceSimulator
 import Foundation
-import LocationService
+import LocationBridge
 import PetSpotDomain
 import Testing
 

@@ -1,7 +1,7 @@
 import AsyncSupport
 import DeviceInterfaces
 import DeviceSimulator
-import LocationService
+import LocationBridge
 import PetSpotDomain
 import Permissions
 import TestSupport

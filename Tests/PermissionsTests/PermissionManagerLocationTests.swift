@@ -1,6 +1,6 @@
 import AsyncSupport
 import DeviceSimulator
-import LocationService
+import LocationBridge
 import PetSpotDomain
 import Permissions
 import TestSupport

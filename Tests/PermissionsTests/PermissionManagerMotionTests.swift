@@ -2,7 +2,7 @@ import AsyncSupport
 import DeviceInterfaces
 import DeviceSimulator
 import Foundation
-import LocationService
+import LocationBridge
 import Permissions
 import PetSpotDomain
 import TestSupport

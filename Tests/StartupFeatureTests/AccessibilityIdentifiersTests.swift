@@ -30,7 +30,7 @@ import Testing
         let source = try String(
             contentsOf: URL(fileURLWithPath: #filePath)
                 .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("Sources/StartupFeatureUI/PermissionPopupView.swift"),
+                .appendingPathComponent("Sources/AppUI/PermissionPopupView.swift"),
             encoding: .utf8
         )
         for name in ["popup", "title", "message", "goToSettings", "cancel"] {

@@ -1,11 +1,11 @@
 import StartupFeature
 import TestSupport
 
-/// Records a view model's ``AppEvent``s and lets a test wait for one (no time involved: it resumes
+/// Records a view model's ``StartupEvent``s and lets a test wait for one (no time involved: it resumes
 /// when the event is recorded).
 @MainActor
 final class EventRecorder {
-    private(set) var events: [AppEvent] = []
+    private(set) var events: [StartupEvent] = []
     private let waiters = ConditionWaiters()
 
     init(_ viewModel: AnimalListViewModel) {
@@ -17,16 +17,16 @@ final class EventRecorder {
         events.compactMap { if case .customPopupShown(let reason) = $0 { reason } else { nil } }
     }
 
-    func count(of event: AppEvent) -> Int {
+    func count(of event: StartupEvent) -> Int {
         events.filter { $0 == event }.count
     }
 
     /// Returns once `event` has been recorded `count` times (or the test is cancelled).
-    func waitFor(_ event: AppEvent, count: Int = 1) async {
+    func waitFor(_ event: StartupEvent, count: Int = 1) async {
         await waiters.wait { [unowned self] in self.count(of: event) >= count }
     }
 
-    private func record(_ event: AppEvent) {
+    private func record(_ event: StartupEvent) {
         events.append(event)
         waiters.changed()
     }

@@ -2,7 +2,7 @@ import AsyncSupport
 import DeviceInterfaces
 import DeviceSimulator
 import Foundation
-import LocationService
+import LocationBridge
 import PetSpotDomain
 import StartupFeature
 import TestSupport

@@ -6,13 +6,13 @@ import PetSpotDomain
 import Testing
 import TestSupport
 
-@testable import LocationService
+@testable import LocationBridge
 
 /// The Always step (rule 6) through the one location bridge: bounded, ended by the app becoming active
 /// again when iOS sends no callback, and telling an ignored request from an answered one.
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct LocationServiceAlwaysTests {
-    private func startAlwaysRequest(_ harness: Harness) async -> Task<AlwaysAuthorizationAnswer, Never> {
+    private func startAlwaysRequest(_ harness: Harness) async -> Task<AuthorizationAnswer, Never> {
         let service = harness.service
         let task = Task { await service.requestAlwaysAuthorization() }
         await harness.manager.waitForCalls(1)
@@ -27,7 +27,7 @@ import TestSupport
 
         let answer = await harness.service.requestAlwaysAuthorization()
 
-        #expect(answer == AlwaysAuthorizationAnswer(status: status, promptAppeared: false))
+        #expect(answer == AuthorizationAnswer(status: status, promptAppeared: false))
         #expect(harness.manager.calls.isEmpty)
     }
 
@@ -38,7 +38,7 @@ import TestSupport
         await harness.service.applicationWillResignActive()
         await harness.deliver(.authorizationChanged(.authorizedAlways, .fullAccuracy))
 
-        #expect(await request.value == AlwaysAuthorizationAnswer(status: .authorizedAlways, promptAppeared: true))
+        #expect(await request.value == AuthorizationAnswer(status: .authorizedAlways, promptAppeared: true))
         #expect(harness.manager.calls == [.requestAlwaysAuthorization])
     }
 
@@ -55,7 +55,7 @@ import TestSupport
         #expect(await service.authorizationWaiterCount == 1)
         harness.clock.advance(by: .milliseconds(1))
 
-        #expect(await request.value == AlwaysAuthorizationAnswer(status: .authorizedWhenInUse, promptAppeared: true))
+        #expect(await request.value == AuthorizationAnswer(status: .authorizedWhenInUse, promptAppeared: true))
     }
 
     @Test func givenIOSIgnoresTheRequest_whenTheAppNeverResignsActive_thenTheWaitEndsAfterThePromptAppearanceBound() async {
@@ -65,7 +65,7 @@ import TestSupport
 
         harness.clock.advance(by: .seconds(1))
 
-        #expect(await request.value == AlwaysAuthorizationAnswer(status: .authorizedWhenInUse, promptAppeared: false))
+        #expect(await request.value == AuthorizationAnswer(status: .authorizedWhenInUse, promptAppeared: false))
         #expect(await service.authorizationWaiterCount == 0)
     }
 
@@ -79,7 +79,7 @@ import TestSupport
         #expect(await service.authorizationWaiterCount == 1)
         harness.clock.advance(by: .seconds(1))
 
-        #expect(await request.value == AlwaysAuthorizationAnswer(status: .authorizedWhenInUse, promptAppeared: true))
+        #expect(await request.value == AuthorizationAnswer(status: .authorizedWhenInUse, promptAppeared: true))
     }
 
     @Test func givenAWaitingCaller_whenItsTaskIsCancelled_thenItIsReleasedAtOnceAndTheRoundEnds() async {
@@ -151,6 +151,6 @@ import TestSupport
         #expect(await whenInUse.value == .authorizedWhenInUse)
         #expect(harness.manager.calls == [.requestWhenInUseAuthorization, .requestAlwaysAuthorization])
         harness.clock.advance(by: .seconds(1))
-        #expect(await always.value == AlwaysAuthorizationAnswer(status: .authorizedWhenInUse, promptAppeared: false))
+        #expect(await always.value == AuthorizationAnswer(status: .authorizedWhenInUse, promptAppeared: false))
     }
 }

@@ -1,4 +1,4 @@
-import PetSpotDomain
+import AsyncSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct SubscribersTests {

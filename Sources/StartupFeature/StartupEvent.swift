@@ -2,7 +2,7 @@ import PetSpotDomain
 
 /// What the startup screen's machine did, as ``StartupMachine/step(_:_:)`` records it, for an event log.
 /// Never carries coordinates.
-public enum AppEvent: Equatable, Sendable {
+public enum StartupEvent: Equatable, Sendable {
     /// How the custom popup went away.
     public enum PopupDismissal: String, Equatable, Sendable {
         case goToSettings

@@ -6,7 +6,7 @@ import PetSpotDomain
 import Testing
 import TestSupport
 
-@testable import LocationService
+@testable import LocationBridge
 
 /// A service over a scriptable manager and a test clock, with helpers that wait for conditions
 /// (never for time).

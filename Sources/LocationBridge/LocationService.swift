@@ -224,10 +224,11 @@ public actor LocationService: LocationServiceProtocol {
 
 // MARK: - Authorization
 
-/// What came of asking to upgrade a While-Using grant to Always.
-public struct AlwaysAuthorizationAnswer: Sendable, Equatable {
-    /// The status when the wait ended: `.authorizedAlways` after "Change to Always Allow",
-    /// `.authorizedWhenInUse` when nothing changed.
+/// What came of an authorization request (When-In-Use, or the upgrade of a While-Using grant to
+/// Always): the status when the wait ended and whether iOS showed its prompt.
+public struct AuthorizationAnswer: Sendable, Equatable {
+    /// The status when the wait ended: for Always, `.authorizedAlways` after "Change to Always
+    /// Allow", `.authorizedWhenInUse` when nothing changed.
     public var status: LocationPermissionStatus
     /// Whether iOS showed its prompt (the app resigned active while the request was pending). False
     /// means iOS ignored the request, as it does during an "Allow Once" grant: the once-per-install
@@ -267,7 +268,7 @@ extension LocationService {
         let id: Int
         let kind: AuthorizationKind
         /// Resumed with the answer, or with nil when the caller's task is cancelled.
-        let waiters = Waiters<AlwaysAuthorizationAnswer?>()
+        let waiters = Waiters<AuthorizationAnswer?>()
         var timers: [Task<Void, Never>] = []
         /// The app resigned active after the request: iOS's prompt is (or was) up.
         var promptAppeared = false
@@ -297,11 +298,11 @@ extension LocationService {
     /// ``Configuration/promptAppearanceTimeout``, iOS ignored the request (an "Allow Once" grant, or
     /// the once-per-install request already made) and the wait ends then. Never longer than
     /// ``Configuration/authorizationTimeout``; cancellation ends the caller's wait at once.
-    public func requestAlwaysAuthorization() async -> AlwaysAuthorizationAnswer {
+    public func requestAlwaysAuthorization() async -> AuthorizationAnswer {
         startHandlingEvents()
         let status = await currentStatus
         guard status == .authorizedWhenInUse, !Task.isCancelled else {
-            return AlwaysAuthorizationAnswer(status: status, promptAppeared: false)
+            return AuthorizationAnswer(status: status, promptAppeared: false)
         }
         // The manager already reads While Using, but its callback may not be handled yet: that answer
         // ends the When-In-Use round now, so this request never joins it.
@@ -335,7 +336,7 @@ extension LocationService {
         authorizationRound = round
     }
 
-    private func waitForAuthorization(_ kind: AuthorizationKind) async -> AlwaysAuthorizationAnswer {
+    private func waitForAuthorization(_ kind: AuthorizationKind) async -> AuthorizationAnswer {
         if authorizationRound == nil { startAuthorizationRequest(kind) }
         guard let round = authorizationRound else {
             preconditionFailure("startAuthorizationRequest(_:) always starts a round")
@@ -350,7 +351,7 @@ extension LocationService {
             authorizationRound = nil
         }
         let latest = current ?? round
-        return AlwaysAuthorizationAnswer(status: latest.kind.unanswered, promptAppeared: latest.promptAppeared)
+        return AuthorizationAnswer(status: latest.kind.unanswered, promptAppeared: latest.promptAppeared)
     }
 
     private func startAuthorizationRequest(_ kind: AuthorizationKind) {
@@ -396,7 +397,7 @@ extension LocationService {
         guard let round = authorizationRound else { return }
         authorizationRound = nil
         for timer in round.timers { timer.cancel() }
-        round.waiters.resumeAll(returning: AlwaysAuthorizationAnswer(status: status, promptAppeared: round.promptAppeared))
+        round.waiters.resumeAll(returning: AuthorizationAnswer(status: status, promptAppeared: round.promptAppeared))
     }
 }
 

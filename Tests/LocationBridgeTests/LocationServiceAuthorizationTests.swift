@@ -6,7 +6,7 @@ import PetSpotDomain
 import Testing
 import TestSupport
 
-@testable import LocationService
+@testable import LocationBridge
 
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct LocationServiceAuthorizationTests {
