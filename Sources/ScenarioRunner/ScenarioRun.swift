@@ -31,10 +31,11 @@ public final class ScenarioRun {
     public static let tail: Duration = .seconds(60)
 
     private let scenario: Scenario
-    private let serverURL: URL
     private let clock = VirtualClock()
     private let device: SimulatedDevice
     private let network: SimulatedNetwork
+    /// The app's HTTP client for the listing, behind ``network``.
+    private let client: AnimalRepository
     private var app: AppModel?
     private var viewModel: AnimalListViewModel? { app?.startup }
     /// Remembers the once-per-install Always request across launches, as `UserDefaults` would.
@@ -48,8 +49,8 @@ public final class ScenarioRun {
 
     init(scenario: Scenario, serverURL: URL) {
         self.scenario = scenario
-        self.serverURL = serverURL
         self.device = SimulatedDevice(configuration: scenario.device.configuration, clock: clock)
+        self.client = AnimalRepository(baseURL: serverURL)
         self.network = SimulatedNetwork(
             latency: .milliseconds(scenario.network.latencyMs),
             reachable: scenario.network.reachable
@@ -268,13 +269,9 @@ extension ScenarioRun {
         case .locationRequested:
             lastLocationFailure = nil
             log(.app, "locationRequested")
-        case .locationObtained:
+        case .locationObtained(let sent):
             // What the server is sent: the coordinates of the query the machine starts with the fix.
-            if case .querying(let location?) = viewModel?.state.activity {
-                log(.app, "locationObtained", [("lat", .double(location.latitude)), ("lon", .double(location.longitude))])
-            } else {
-                log(.app, "locationObtained")
-            }
+            log(.app, "locationObtained", [("lat", .double(sent.location.latitude)), ("lon", .double(sent.location.longitude))])
         case .locationUnavailable:
             let reason = lastLocationFailure ?? (device.locationAuthorization.isAuthorized ? "timeout" : "notAuthorized")
             log(.app, "locationUnavailable", [("reason", .string(reason))])
@@ -291,11 +288,10 @@ extension ScenarioRun {
         case .customPopupDismissed(let dismissal):
             log(.app, "customPopupDismissed", [("button", .string(dismissal.rawValue))])
         case .retryTapped: log(.app, "retryTapped")
-        case .queryStarted:
+        case .queryStarted(let sent):
             // Logged as the machine starts the query (never after a hop to another thread, which would
             // let the order of lines vary), with the path the app's HTTP client requests for it.
-            let sent: UserLocation? = if case .querying(let location) = viewModel?.state.activity { location } else { nil }
-            log(.app, "queryStarted", [("path", .string(AnimalRepository(baseURL: serverURL).requestPath(near: sent)))])
+            log(.app, "queryStarted", [("path", .string(client.requestPath(near: sent?.location)))])
         case .settingsOpened, .scenePhaseChanged:
             // The device logs Settings and scene changes.
             break
@@ -416,7 +412,7 @@ extension ScenarioRun {
             .simulated(
                 device: device,
                 locationManager: manager,
-                pets: SimulatedNetworkRepository(client: AnimalRepository(baseURL: serverURL), network: network, clock: clock),
+                pets: SimulatedNetworkRepository(client: client, network: network, clock: clock),
                 settingsOpener: SettingsOpener { [weak self] in self?.openSettingsForApp() },
                 ledger: ledger,
                 clock: clock,

@@ -1,7 +1,8 @@
 import PetSpotDomain
 
 /// What the startup screen's machine did, as ``StartupMachine/step(_:_:)`` records it, for an event log.
-/// Never carries coordinates.
+/// The coordinates sent to the server travel as ``SentCoordinates``, which no description shows: a log
+/// prints them only by reading them on purpose.
 public enum StartupEvent: Equatable, Sendable {
     /// How the custom popup went away.
     public enum PopupDismissal: String, Equatable, Sendable {
@@ -22,11 +23,13 @@ public enum StartupEvent: Equatable, Sendable {
     /// FR-015: a change seen while a step ran; applied when it ends.
     case permissionChangeDeferred(LocationPermissionStatus)
     case locationRequested
-    case locationObtained
+    /// A usable fix came; the query starts with it, rounded as sent.
+    case locationObtained(sent: SentCoordinates)
     case locationUnavailable
     /// A fix came, but location was no longer allowed by then (US4-4): it is not used.
     case locationDroppedAfterRevocation
-    case queryStarted(withLocation: Bool)
+    /// The query started, with the coordinates it sends (nil: without location).
+    case queryStarted(near: SentCoordinates?)
     case queryFinished(count: Int)
     case queryFailed(reason: String)
     case listingShown(count: Int, withLocation: Bool)
@@ -45,8 +48,22 @@ public enum StartupEvent: Equatable, Sendable {
         case .checkStatus, .observeStatusChanges: return nil
         case .requestAuthorization: self = .permissionRequested
         case .requestLocation: self = .locationRequested
-        case .fetchAnimals(let location): self = .queryStarted(withLocation: location != nil)
+        case .fetchAnimals(let location): self = .queryStarted(near: location.map(SentCoordinates.init))
         case .openSettings: self = .settingsOpened
         }
     }
+}
+
+/// Coordinates as the app sends them to the server (already rounded). Every description of them is
+/// the word "coordinates", so a log line made by interpolating an event never shows where a person is.
+public struct SentCoordinates: Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public let location: UserLocation
+
+    public init(_ location: UserLocation) {
+        self.location = location
+    }
+
+    public var description: String { "coordinates" }
+    public var debugDescription: String { "coordinates" }
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
 }

@@ -103,7 +103,8 @@ private struct Transition {
             switch (location, usable) {
             case (nil, _): log.append(.locationUnavailable)
             case (.some, nil): log.append(.locationDroppedAfterRevocation)
-            case (.some, .some): log.append(.locationObtained)
+            case (.some, .some(let usable)):
+                log.append(.locationObtained(sent: SentCoordinates(usable.rounded(toDecimals: state.coordinateDecimals))))
             }
             // FR-008 with a location; FR-009/FR-014 without one.
             return startQuery(near: usable)

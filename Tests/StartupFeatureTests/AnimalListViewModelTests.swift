@@ -93,15 +93,17 @@ struct AnimalListViewModelTests {
         #expect(screen.viewModel.currentLocation?.latitude == 52.229_676)
     }
 
-    // The event log never carries a person's coordinates.
-    @Test func givenLocatedLaunch_whenEventsLogged_thenTheyFollowTheFlowWithoutCoordinates() async {
+    // The events carry the coordinates as sent, and no description of them shows any.
+    @Test func givenLocatedLaunch_whenEventsLogged_thenTheyCarryWhatWasSentAndPrintNoCoordinates() async throws {
         let screen = StartupScreen(status: .authorizedWhenInUse)
 
         await screen.appear()
 
+        let queried: UserLocation? = await screen.queriedLocations.first ?? nil
+        let sent = SentCoordinates(try #require(queried))
         #expect(screen.recorder.events == [
-            .screenAppeared, .permissionChecked(.authorizedWhenInUse), .locationRequested, .locationObtained,
-            .queryStarted(withLocation: true), .queryFinished(count: 4), .listingShown(count: 4, withLocation: true),
+            .screenAppeared, .permissionChecked(.authorizedWhenInUse), .locationRequested, .locationObtained(sent: sent),
+            .queryStarted(near: sent), .queryFinished(count: 4), .listingShown(count: 4, withLocation: true),
         ])
         #expect(!screen.recorder.events.map { "\($0)" }.joined().contains("52.2"))
     }

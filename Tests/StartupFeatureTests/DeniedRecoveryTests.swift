@@ -18,7 +18,7 @@ struct DeniedRecoveryTests {
         #expect(await screen.queriedLocations == [nil])
         #expect(screen.viewModel.animals.count == 4)
         #expect(screen.recorder.events == [
-            .screenAppeared, .permissionChecked(.denied), .customPopupShown(reason: .denied), .queryStarted(withLocation: false),
+            .screenAppeared, .permissionChecked(.denied), .customPopupShown(reason: .denied), .queryStarted(near: nil),
             .queryFinished(count: 4), .listingShown(count: 4, withLocation: false),
         ])
     }

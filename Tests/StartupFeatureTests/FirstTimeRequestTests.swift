@@ -18,7 +18,7 @@ struct FirstTimeRequestTests {
         #expect(screen.locationService.requestAuthorizationCallCount == 1)
         #expect(screen.viewModel.showPermissionDeniedAlert == false)
         let requested = try #require(screen.recorder.events.firstIndex(of: .permissionRequested))
-        #expect(screen.recorder.events[requested + 1] == .queryStarted(withLocation: false))
+        #expect(screen.recorder.events[requested + 1] == .queryStarted(near: nil))
     }
 
     // US2-2, FR-002, FR-008

@@ -42,7 +42,7 @@ import TestSupport
         _ = StartupMachine.step(&state, .screenAppeared)
         let step = StartupMachine.step(&state, .statusChecked(.denied, locationServicesEnabled: false))
         expectNoDifference(step.log, [
-            .permissionChecked(.denied), .customPopupShown(reason: .locationServicesOff), .queryStarted(withLocation: false),
+            .permissionChecked(.denied), .customPopupShown(reason: .locationServicesOff), .queryStarted(near: nil),
         ])
         expectNoDifference(
             StartupMachine.step(&state, .popupCancelTapped).log, [.customPopupDismissed(.cancel)]
