@@ -1,7 +1,7 @@
 import Localization
 
 /// Why a permission request could not even be made.
-public enum PermissionRequestError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum PermissionRequestError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Info.plist lacks a usage description iOS requires. For Motion and HealthKit iOS would crash the
     /// app; for location it would silently do nothing. The manager refuses to ask instead.
     case missingUsageDescription(Permission, keys: [String])
@@ -22,7 +22,7 @@ public enum PermissionRequestError: Error, Sendable, Equatable, CustomStringConv
 }
 
 /// What came of asking to upgrade location to Always.
-public enum LocationAlwaysOutcome: Sendable, Equatable {
+public enum LocationAlwaysOutcome: Sendable, Hashable {
     /// The person chose "Change to Always Allow".
     case upgraded
     /// Still While Using: the person chose "Keep Only While Using" (iOS sends no callback), or the grant

@@ -5,7 +5,9 @@ import PetSpotDomain
 /// Drives the permissions screen and its "Learn more" detail: one card per permission with its
 /// state and button, the detail being shown, an error line, and the completion callback.
 ///
-/// The view holds no rules; everything it shows is read here, and every tap calls a method here.
+/// The view holds no rules, and neither does this model: every tap is an event of
+/// ``PermissionsMachine``, and this model performs the effects the machine returns and feeds their
+/// results back, as ``AnimalListViewModel`` does for the startup screen.
 @MainActor
 @Observable
 public final class PermissionsScreenModel {
@@ -32,14 +34,20 @@ public final class PermissionsScreenModel {
     public let permissions: [Permission]
     /// Whether the location card offers the Always upgrade once While Using is granted.
     public let offersAlwaysLocation: Bool
-    /// The permission whose detail ("Learn more") is shown, if any.
-    public var detailPermission: Permission?
+    /// The machine's state for this screen.
+    public private(set) var state = PermissionsMachine.State()
+
+    /// The permission whose detail ("Learn more") is shown, if any; a sheet's binding may write nil.
+    public var detailPermission: Permission? {
+        get { state.detailPermission }
+        set { newValue.map(learnMore) ?? closeDetail() }
+    }
     /// A message about the last failed request, naming what was wrong.
-    public private(set) var errorMessage: String?
+    public var errorMessage: String? { state.refusal?.message(localizer) }
     /// The outcome of the last Always request, for a one-line note under the location card.
-    public private(set) var lastAlwaysOutcome: LocationAlwaysOutcome?
+    public var lastAlwaysOutcome: LocationAlwaysOutcome? { state.lastAlwaysOutcome }
     /// Whether ``finish()`` already ran.
-    public private(set) var isCompleted = false
+    public var isCompleted: Bool { state.isCompleted }
 
     /// The language and locale of every text the screen shows.
     public let localizer: Localizer
@@ -94,9 +102,9 @@ public final class PermissionsScreenModel {
     /// Whether Done is enabled: no request is under way.
     public var canContinue: Bool { manager.requestsInFlight.isEmpty && !isCompleted }
 
-    /// Loads the current states; call when the screen appears.
+    /// Loads the current states; call when the screen appears. Returns when they are read.
     public func appear() async {
-        for permission in permissions { await manager.check(permission) }
+        await send(.appeared)
     }
 
     /// Performs the card's button.
@@ -110,59 +118,90 @@ public final class PermissionsScreenModel {
     }
 
     /// "Allow": asks for the permission. A request iOS would crash on or ignore is refused with a
-    /// message naming what Info.plist lacks.
+    /// message naming what Info.plist lacks. Returns when the request has ended.
     public func allow(_ permission: Permission) async {
-        errorMessage = nil
-        onEvent?(.requestStarted(permission))
-        do {
-            let state = try await manager.request(permission)
-            onEvent?(.requestFinished(permission, state))
-        } catch {
-            refused(permission, error)
-        }
+        await send(.allowTapped(permission))
     }
 
-    /// "Allow Always": the second location step.
+    /// "Allow Always": the second location step. Returns when the request has ended.
     public func allowAlways() async {
-        errorMessage = nil
-        onEvent?(.requestStarted(.location))
-        do {
-            lastAlwaysOutcome = try await manager.requestLocationAlways()
-            onEvent?(.requestFinished(.location, manager.state(for: .location)))
-        } catch {
-            refused(.location, error)
-        }
-    }
-
-    private func refused(_ permission: Permission, _ error: PermissionRequestError) {
-        errorMessage = error.message(localizer)
-        let reason: RefusalReason =
-            switch error {
-            case .missingUsageDescription: .missingUsageDescription
-            case .systemError: .systemError
-            }
-        onEvent?(.requestRefused(permission, reason))
+        await send(.allowAlwaysTapped)
     }
 
     /// "Settings".
     public func openSettings() {
-        manager.openSettings()
+        startSending(.settingsTapped)
     }
 
     /// "Learn more".
     public func learnMore(_ permission: Permission) {
-        detailPermission = permission
+        startSending(.learnMoreTapped(permission))
     }
 
     public func closeDetail() {
-        detailPermission = nil
+        startSending(.detailClosed)
     }
 
     /// "Done": calls the completion callback, once.
     public func finish() {
-        guard !isCompleted else { return }
-        isCompleted = true
-        onComplete()
+        startSending(.doneTapped)
+    }
+
+    // MARK: - The loop
+
+    /// Applies `event` and returns when every effect it started has ended; cancelling the caller
+    /// cancels those effects (a Motion or HealthKit wait then ends at once).
+    private func send(_ event: PermissionsMachine.Event) async {
+        let tasks = startSending(event)
+        await withTaskCancellationHandler {
+            for task in tasks { await task.value }
+        } onCancel: {
+            for task in tasks { task.cancel() }
+        }
+    }
+
+    /// Applies `event`, performs the effects and returns their tasks (none for effects that end at once).
+    @discardableResult
+    private func startSending(_ event: PermissionsMachine.Event) -> [Task<Void, Never>] {
+        let step = PermissionsMachine.step(&state, event, permissions: permissions)
+        if let onEvent {
+            for logged in step.log { onEvent(logged) }
+        }
+        return step.effects.compactMap(perform)
+    }
+
+    private func perform(_ effect: PermissionsMachine.Effect) -> Task<Void, Never>? {
+        let manager = self.manager
+        switch effect {
+        case .check(let permissions):
+            return Task {
+                for permission in permissions { await manager.check(permission) }
+            }
+        case .request(let permission):
+            return Task {
+                do throws(PermissionRequestError) {
+                    let state = try await manager.request(permission)
+                    self.startSending(.requestFinished(permission, state))
+                } catch {
+                    self.startSending(.requestRefused(permission, error))
+                }
+            }
+        case .requestAlways:
+            return Task {
+                do throws(PermissionRequestError) {
+                    let outcome = try await manager.requestLocationAlways()
+                    self.startSending(.alwaysFinished(outcome, manager.state(for: .location)))
+                } catch {
+                    self.startSending(.requestRefused(.location, error))
+                }
+            }
+        case .openSettings:
+            manager.openSettings()
+            return nil
+        case .complete:
+            onComplete()
+            return nil
+        }
     }
 
     private func action(for permission: Permission, state: PermissionState) -> PermissionCard.Action {
