@@ -108,8 +108,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "PetSpotDomain", "DeviceInterfaces", "LocationBridge", "AsyncSupport", "AppFeature", "Permissions", concurrencyExtras,
-                logging,
+                "PetSpotDomain", "DeviceInterfaces", "LocationBridge", "AsyncSupport", "AppFeature", "Permissions", logging,
             ],
             swiftSettings: swiftSettings
         ),
@@ -169,7 +168,7 @@ let package = Package(
         .testTarget(
             name: "StartupFeatureTests",
             dependencies: [
-                "AsyncSupport",
+                "AsyncSupport", "AppFeature", "Permissions",
                 "DeviceInterfaces", "StartupFeature", "PetSpotDomain", "LocationBridge", "DeviceSimulator", "TestSupport",
                 "Localization", customDump,
             ],

@@ -68,7 +68,7 @@ struct AnimalListViewModelTests {
         await screen.viewModel.loadAnimals()
 
         #expect(screen.recorder.count(of: .screenAppeared) == 1)
-        #expect(screen.locationService.requestLocationCallCount == 2)
+        #expect(screen.location.locationRequestCount == 2)
         #expect(await screen.queriedLocations == [StartupScreen.sentWarsaw, StartupScreen.sentWarsaw])
     }
 

@@ -14,8 +14,8 @@ struct AuthorizedUserTests {
         await screen.appear()
 
         #expect(screen.recorder.events.contains(.permissionChecked(.authorizedWhenInUse)))
-        #expect(screen.locationService.requestLocationCallCount == 1)
-        #expect(screen.locationService.requestAuthorizationCalled == false)
+        #expect(screen.location.locationRequestCount == 1)
+        #expect(screen.location.authorizationRequestCount == 0)
         #expect(await screen.queriedLocations == [StartupScreen.sentWarsaw])
     }
 
@@ -25,7 +25,7 @@ struct AuthorizedUserTests {
 
         await screen.appear()
 
-        #expect(screen.locationService.requestLocationCallCount == 1)
+        #expect(screen.location.locationRequestCount == 1)
         #expect(await screen.queriedLocations == [StartupScreen.sentWarsaw])
     }
 

@@ -9,7 +9,7 @@ import TestSupport
     // Rule 7, FR-004: Location Services are off for the whole phone; the popup says where to turn them on.
     @Test func givenLocationServicesOff_whenTheScreenAppears_thenThePopupSaysToTurnOnLocationServices() async {
         let screen = StartupScreen(status: .denied)
-        screen.locationService.stubbedLocationServicesEnabled = false
+        screen.location.servicesEnabled = false
 
         await screen.appear()
 
@@ -34,7 +34,7 @@ import TestSupport
     @Test func givenNearbyListing_whenPulledToRefreshAfterMoving_thenQueriedNearTheNewPlace() async {
         let screen = StartupScreen(status: .authorizedWhenInUse)
         await screen.appear()
-        screen.locationService.stubbedLocation = Fixtures.krakow
+        screen.location.position = Fixtures.krakow
 
         await screen.viewModel.refresh()
 
@@ -65,14 +65,14 @@ import TestSupport
     @Test func givenAllowOnceLapsed_whenTheAppReturns_thenIOSIsAskedAgainAndTheListingFollowsTheAnswer() async {
         let screen = StartupScreen(status: .authorizedWhenInUse)
         await screen.appear()
-        screen.locationService.stubbedAuthorizationStatus = .notDetermined
-        screen.locationService.stubbedStatusAfterRequest = .authorizedWhenInUse
+        screen.location.authorizationStatus = .notDetermined
+        screen.location.answer = .authorizedWhenInUse
 
         await screen.returnFromBackground()
         await screen.recorder.waitFor(.listingShown(count: 4, withLocation: true), count: 2)
         await screen.viewModel.waitUntilIdle()
 
-        #expect(screen.locationService.requestAuthorizationCallCount == 1)
+        #expect(screen.location.authorizationRequestCount == 1)
         #expect(await screen.queriedLocations == [StartupScreen.sentWarsaw, nil, StartupScreen.sentWarsaw])
     }
 }

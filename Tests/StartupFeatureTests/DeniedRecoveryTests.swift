@@ -14,7 +14,7 @@ struct DeniedRecoveryTests {
         await screen.appear()
 
         #expect(screen.viewModel.showPermissionDeniedAlert)
-        #expect(screen.locationService.requestAuthorizationCalled == false)
+        #expect(screen.location.authorizationRequestCount == 0)
         #expect(await screen.queriedLocations == [nil])
         #expect(screen.viewModel.animals.count == 4)
         #expect(screen.recorder.events == [

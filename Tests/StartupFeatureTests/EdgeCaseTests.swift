@@ -1,3 +1,4 @@
+import DeviceInterfaces
 import PetSpotDomain
 import StartupFeature
 import Testing
@@ -14,7 +15,7 @@ struct EdgeCaseTests {
 
         await screen.appear()
 
-        #expect(screen.locationService.requestLocationCallCount == 0)
+        #expect(screen.location.locationRequestCount == 0)
         #expect(await screen.queriedLocations == [nil])
         #expect(screen.viewModel.animals.count == 4)
     }
@@ -23,11 +24,11 @@ struct EdgeCaseTests {
     // then one more without coordinates after the failed fix. FR-014
     @Test func givenPermissionGrantedAfterRequest_whenLocationFetchTimesOut_thenQueryWithoutCoordinatesAndListingShown() async {
         let screen = StartupScreen(status: .notDetermined, location: nil)
-        screen.locationService.stubbedStatusAfterRequest = .authorizedWhenInUse
+        screen.location.answer = .authorizedWhenInUse
 
         await screen.appear()
 
-        #expect(screen.locationService.requestLocationCallCount == 1)
+        #expect(screen.location.locationRequestCount == 1)
         #expect(screen.recorder.events.contains(.locationUnavailable))
         #expect(await screen.queriedLocations == [nil, nil])
         #expect(screen.viewModel.content == .animals(screen.viewModel.animals))
@@ -41,10 +42,10 @@ struct EdgeCaseTests {
         screen.viewModel.onAppear()
         await screen.repository.waitForHeldFetch()
 
-        screen.locationService.simulateStatusChange(to: .authorizedWhenInUse)
+        screen.location.send(.authorizationChanged(.authorizedWhenInUse, .fullAccuracy))
         await screen.recorder.waitFor(.permissionChangeDeferred(.authorizedWhenInUse))
         #expect(await screen.repository.queryCount == 1)
-        #expect(screen.locationService.requestLocationCallCount == 0)
+        #expect(screen.location.locationRequestCount == 0)
         #expect(screen.viewModel.isLoading)
 
         await screen.repository.releaseHeldFetches()
@@ -64,14 +65,14 @@ struct EdgeCaseTests {
         screen.viewModel.onAppear()
         await screen.repository.waitForHeldFetch()
 
-        screen.locationService.simulateStatusChange(to: .authorizedWhenInUse)
-        screen.locationService.simulateStatusChange(to: .denied)
+        screen.location.send(.authorizationChanged(.authorizedWhenInUse, .fullAccuracy))
+        screen.location.send(.authorizationChanged(.denied, .fullAccuracy))
         await screen.recorder.waitFor(.permissionChanged(.denied))
         await screen.repository.releaseHeldFetches()
         await screen.viewModel.waitUntilIdle()
 
         #expect(await screen.queriedLocations == [nil])
-        #expect(screen.locationService.requestLocationCallCount == 0)
+        #expect(screen.location.locationRequestCount == 0)
     }
 
     // The app goes to the background while the custom popup is up: iOS keeps it; nothing special.

@@ -1,3 +1,4 @@
+import DeviceInterfaces
 import PetSpotDomain
 import StartupFeature
 import Testing
@@ -14,8 +15,8 @@ struct FirstTimeRequestTests {
 
         await screen.appear()
 
-        #expect(screen.locationService.requestAuthorizationCalled)
-        #expect(screen.locationService.requestAuthorizationCallCount == 1)
+        #expect(screen.location.authorizationRequestCount > 0)
+        #expect(screen.location.authorizationRequestCount == 1)
         #expect(screen.viewModel.showPermissionDeniedAlert == false)
         let requested = try #require(screen.recorder.events.firstIndex(of: .permissionRequested))
         #expect(screen.recorder.events[requested + 1] == .queryStarted(near: nil))
@@ -24,12 +25,12 @@ struct FirstTimeRequestTests {
     // US2-2, FR-002, FR-008
     @Test func givenSystemAlertShown_whenUserAllowsWhileUsingApp_thenLocationFetchedAndQuerySentWithCoordinates() async {
         let screen = StartupScreen(status: .notDetermined)
-        screen.locationService.stubbedStatusAfterRequest = .authorizedWhenInUse
+        screen.location.answer = .authorizedWhenInUse
 
         await screen.appear()
 
         #expect(screen.viewModel.locationPermissionStatus == .authorizedWhenInUse)
-        #expect(screen.locationService.requestLocationCallCount == 1)
+        #expect(screen.location.locationRequestCount == 1)
         // The query behind the alert, then the nearby one; never at the same time.
         #expect(await screen.queriedLocations == [nil, StartupScreen.sentWarsaw])
         #expect(await screen.repository.maximumConcurrentQueries == 1)
@@ -39,12 +40,12 @@ struct FirstTimeRequestTests {
     // US2-3, FR-009, FR-007
     @Test func givenSystemAlertShown_whenUserDoesNotAllow_thenQueryWithoutCoordinatesAndNoCustomPopup() async {
         let screen = StartupScreen(status: .notDetermined)
-        screen.locationService.stubbedStatusAfterRequest = .denied
+        screen.location.answer = .denied
 
         await screen.appear()
 
         #expect(screen.viewModel.locationPermissionStatus == .denied)
-        #expect(screen.locationService.requestLocationCallCount == 0)
+        #expect(screen.location.locationRequestCount == 0)
         #expect(await screen.queriedLocations == [nil])
         #expect(screen.viewModel.animals.count == 4)
         // The person just answered iOS's own alert; the custom popup does not follow it.
@@ -55,7 +56,7 @@ struct FirstTimeRequestTests {
     // US2-4, FR-007, SC-001
     @Test func givenDeniedThroughSystemAlert_whenListingDisplayed_thenEveryAnimalBrowsableNewestFirst() async {
         let screen = StartupScreen(status: .notDetermined)
-        screen.locationService.stubbedStatusAfterRequest = .denied
+        screen.location.answer = .denied
 
         await screen.appear()
 
@@ -74,7 +75,7 @@ struct FirstTimeRequestTests {
         #expect(screen.viewModel.locationPermissionStatus == .notDetermined)
         #expect(await screen.queriedLocations == [nil])
         #expect(screen.viewModel.animals.count == 4)
-        #expect(screen.locationService.requestLocationCallCount == 0)
+        #expect(screen.location.locationRequestCount == 0)
         #expect(screen.recorder.popupsShown.isEmpty)
     }
 
@@ -87,16 +88,16 @@ struct FirstTimeRequestTests {
         screen.viewModel.onAppear()
         await screen.repository.waitForHeldFetch()
 
-        screen.locationService.simulateStatusChange(to: .authorizedWhenInUse)
+        screen.location.send(.authorizationChanged(.authorizedWhenInUse, .fullAccuracy))
         await screen.recorder.waitFor(.permissionChangeDeferred(.authorizedWhenInUse))
-        #expect(screen.locationService.requestLocationCallCount == 0)
+        #expect(screen.location.locationRequestCount == 0)
 
         await screen.repository.releaseHeldFetches()
         await screen.viewModel.waitUntilIdle()
 
         #expect(await screen.queriedLocations == [nil, StartupScreen.sentWarsaw])
         #expect(await screen.repository.maximumConcurrentQueries == 1)
-        #expect(screen.locationService.requestLocationCallCount == 1)
+        #expect(screen.location.locationRequestCount == 1)
         #expect(screen.recorder.count(of: .permissionAnswered(.authorizedWhenInUse)) == 1)
         let finished = try #require(screen.recorder.events.firstIndex(of: .queryFinished(count: 4)))
         let located = try #require(screen.recorder.events.firstIndex(of: .locationRequested))
@@ -109,7 +110,7 @@ struct FirstTimeRequestTests {
         let screen = StartupScreen(status: .notDetermined)
         await screen.appear()
 
-        screen.locationService.simulateStatusChange(to: .denied)
+        screen.location.send(.authorizationChanged(.denied, .fullAccuracy))
         await screen.recorder.waitFor(.permissionAnswered(.denied))
         await screen.viewModel.waitUntilIdle()
 

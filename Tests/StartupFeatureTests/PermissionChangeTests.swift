@@ -16,7 +16,7 @@ struct PermissionChangeTests {
         await screen.statusChanges(to: .authorizedWhenInUse)
 
         #expect(screen.viewModel.locationPermissionStatus == .authorizedWhenInUse)
-        #expect(screen.locationService.requestLocationCallCount == 1)
+        #expect(screen.location.locationRequestCount == 1)
         #expect(await screen.queriedLocations == [nil, StartupScreen.sentWarsaw])
         #expect(screen.recorder.events.last == .listingShown(count: 4, withLocation: true))
         #expect(screen.viewModel.animals.first?.id == "a1")
@@ -30,7 +30,7 @@ struct PermissionChangeTests {
         screen.viewModel.openSettings()
         screen.viewModel.scenePhaseChanged(to: .inactive)
         screen.viewModel.scenePhaseChanged(to: .background)
-        screen.locationService.stubbedAuthorizationStatus = .authorizedWhenInUse
+        screen.location.authorizationStatus = .authorizedWhenInUse
 
         screen.viewModel.scenePhaseChanged(to: .inactive)
         screen.viewModel.scenePhaseChanged(to: .active)
@@ -59,7 +59,7 @@ struct PermissionChangeTests {
     @Test func givenDenied_whenCheckPermissionStatusChangeFindsGrant_thenListingRefreshedWithCoordinates() async {
         let screen = StartupScreen(status: .denied)
         await screen.appear()
-        screen.locationService.stubbedAuthorizationStatus = .authorizedAlways
+        screen.location.authorizationStatus = .authorizedAlways
 
         await screen.viewModel.checkPermissionStatusChange()
 

@@ -1,22 +1,24 @@
+import AppFeature
 import AsyncSupport
 import DeviceInterfaces
 import DeviceSimulator
 import Foundation
 import LocationBridge
+import Permissions
 import PetSpotDomain
 import StartupFeature
 import TestSupport
 
-/// The startup screen on the simulated iPhone: the real `LocationService` over the device's location
-/// manager, on a test clock. The test plays the person; waits are for device log entries, never for
-/// time.
+/// The app on the simulated iPhone, watched through its startup screen: built from the simulated
+/// device's location manager, Motion and HealthKit, on a test clock. The test plays the person;
+/// waits are for device log entries, never for time.
 @MainActor
 final class SimulatedStartupScreen {
     let clock = VirtualClock()
     let device: SimulatedDevice
-    let service: LocationService
+    let app: AppModel
     let repository = InMemoryAnimalRepository()
-    let viewModel: AnimalListViewModel
+    var viewModel: AnimalListViewModel { app.startup }
     let recorder: EventRecorder
     private var entries: [DeviceEvent] = []
     private let waiters = ConditionWaiters()
@@ -36,13 +38,18 @@ final class SimulatedStartupScreen {
             ),
             clock: clock
         )
-        let manager = try device.launch()
         let epoch = device.configuration.epoch
-        service = LocationService(manager: manager, clock: clock, now: { epoch })
-        viewModel = AnimalListViewModel(locationService: service, animalRepository: repository)
-        recorder = EventRecorder(viewModel)
+        var dependencies = AppDependencies.test
+        dependencies.locationManager = try device.launch()
+        dependencies.motion = device.motion
+        dependencies.health = device.health
+        dependencies.pets = repository
+        dependencies.clock = clock
+        dependencies.now = { epoch }
+        dependencies.settingsOpener = .init { [device] in try? device.openSettings() }
+        app = AppModel.build(dependencies)
+        recorder = EventRecorder(app.startup)
         device.onEvent = { [weak self] entry in self?.record(entry.event) }
-        viewModel.onOpenAppSettings = { [device] in try? device.openSettings() }
         // The manager's creation-time callback.
         clock.advance(by: .zero)
         device.runDueWork()
@@ -50,7 +57,7 @@ final class SimulatedStartupScreen {
 
     /// The screen appears; returns once it waits on the person or the GPS, or has settled.
     func appear() {
-        viewModel.onAppear()
+        app.launch()
     }
 
     /// Waits until the device logged `count` events matching `matches` (or the test is cancelled).
@@ -75,7 +82,7 @@ final class SimulatedStartupScreen {
     private func record(_ event: DeviceEvent) {
         entries.append(event)
         if case .sceneChanged(_, let to) = event, let phase = AppScenePhase(to) {
-            viewModel.scenePhaseChanged(to: phase)
+            app.scenePhaseChanged(to: phase)
         }
         waiters.changed()
     }

@@ -1,58 +1,86 @@
+import AppFeature
+import AsyncSupport
+import DeviceInterfaces
+import DeviceSimulator
+import Foundation
+import LocationBridge
+import Permissions
 import PetSpotDomain
 import StartupFeature
 import TestSupport
 
-/// One launch of the startup screen against fakes: the view model, its services, its event log and
-/// how often Settings was opened.
+/// One launch of the app, watched through its startup screen: the app built from the test form of
+/// its dependencies, over the scriptable location manager (answering at once, as a phone whose person
+/// and GPS respond), the in-memory listing, its event log and how often Settings was opened.
 @MainActor
 final class StartupScreen {
-    let viewModel: AnimalListViewModel
-    let locationService: FakeLocationService
+    let app: AppModel
+    let clock = VirtualClock()
+    let location: FakeLocationManager
     let repository: InMemoryAnimalRepository
     let recorder: EventRecorder
     private(set) var settingsOpenCount = 0
 
+    var viewModel: AnimalListViewModel { app.startup }
+
+    /// - Parameters:
+    ///   - status: the location permission at launch.
+    ///   - location: where a location request finds the phone (nil: no fix can be had).
+    ///   - answer: the person's answer to iOS's alert, when asked (nil: never answered).
     init(
         status: LocationPermissionStatus,
-        location: UserLocation? = Fixtures.warsaw,
+        location position: UserLocation? = Fixtures.warsaw,
+        answer: LocationPermissionStatus? = nil,
         repository: InMemoryAnimalRepository = InMemoryAnimalRepository()
     ) {
-        locationService = FakeLocationService(status: status, location: location)
+        location = FakeLocationManager(status: status, answer: answer, position: position)
         self.repository = repository
-        viewModel = AnimalListViewModel(locationService: locationService, animalRepository: repository)
-        recorder = EventRecorder(viewModel)
-        viewModel.onOpenAppSettings = { [weak self] in self?.settingsOpenCount += 1 }
+        var dependencies = AppDependencies.test
+        dependencies.clock = clock
+        dependencies.locationManager = location
+        dependencies.pets = repository
+        dependencies.motion = SimulatedMotion(status: .notDetermined, hasInfoPlistKey: { _ in true })
+        dependencies.health = SimulatedHealth(hasInfoPlistKey: { _ in true })
+        // The fixtures' fixes are all taken at one moment: the app's present.
+        dependencies.now = { Fixtures.warsaw.timestamp }
+        var opened: (@MainActor () -> Void)?
+        dependencies.settingsOpener = .init { opened?() }
+        app = AppModel.build(dependencies)
+        recorder = EventRecorder(app.startup)
+        opened = { [weak self] in self?.settingsOpenCount += 1 }
+        // An alert the person does not answer outlives the app's bounded wait: the wait's deadline was
+        // fixed before iOS was asked, so moving the clock past it then ends the wait unanswered.
+        let clock = self.clock
+        let timeout = dependencies.locationConfiguration.authorizationTimeout
+        location.onCall = { [location] call in
+            if call == .requestWhenInUseAuthorization, location.authorizationStatus == .notDetermined {
+                clock.advance(by: timeout)
+            }
+        }
     }
 
     /// A new launch (a new session) on the same device and server.
     func relaunched() -> StartupScreen {
-        StartupScreen(
-            status: locationService.stubbedAuthorizationStatus,
-            location: locationService.stubbedLocation,
-            repository: repository
-        )
+        StartupScreen(status: location.authorizationStatus, location: location.position, answer: location.answer, repository: repository)
     }
 
     /// The screen appears and everything it starts finishes.
     func appear() async {
-        viewModel.onAppear()
+        app.launch()
         await viewModel.waitUntilIdle()
     }
 
     /// The app goes to the background and comes back, as iOS reports it, and settles.
     func returnFromBackground() async {
-        viewModel.scenePhaseChanged(to: .inactive)
-        viewModel.scenePhaseChanged(to: .background)
-        viewModel.scenePhaseChanged(to: .inactive)
-        viewModel.scenePhaseChanged(to: .active)
+        for phase in [AppScenePhase.inactive, .background, .inactive, .active] { app.scenePhaseChanged(to: phase) }
         await viewModel.waitUntilIdle()
     }
 
-    /// Settings (or the system) changes the status and tells observers; waits until the view model
-    /// saw it and everything it started finished.
+    /// Settings (or the system) changes the status and iOS tells the app; waits until the screen saw
+    /// it and everything it started finished.
     func statusChanges(to status: LocationPermissionStatus) async {
         let seen = recorder.count(of: .permissionChanged(status))
-        locationService.simulateStatusChange(to: status)
+        location.send(.authorizationChanged(status, .fullAccuracy))
         await recorder.waitFor(.permissionChanged(status), count: seen + 1)
         await viewModel.waitUntilIdle()
     }
