@@ -16,7 +16,8 @@ import StartupFeature
 /// screen caused it. Scene phases come in once, through ``scenePhaseChanged(to:)``, and fan out from
 /// here: to the startup screen, to the location bridge (whose pending authorization waits depend on
 /// them) and, on a return to active, to the permission manager, which reads every permission again.
-/// ``build(_:)`` makes one from ``AppDependencies``.
+/// The rules are ``AppMachine``'s; this model performs its effects, as the screens' models perform
+/// theirs. ``build(_:)`` makes one from ``AppDependencies``.
 @MainActor
 @Observable
 public final class AppModel {
@@ -41,8 +42,15 @@ public final class AppModel {
     @ObservationIgnored public let location: LocationService
     @ObservationIgnored private let offersAlwaysLocation: Bool
     @ObservationIgnored private let logger: Logger
-    @ObservationIgnored private var phases: AsyncStream<AppScenePhase>.Continuation?
+    @ObservationIgnored private var state = AppMachine.State()
+    /// Work that must follow the scene phases in order.
+    @ObservationIgnored private var lifecycle: AsyncStream<LifecycleWork>.Continuation?
     @ObservationIgnored private var tasks: [Task<Void, Never>] = []
+
+    private enum LifecycleWork {
+        case location(AppScenePhase)
+        case checkAllPermissions
+    }
 
     /// - Parameters:
     ///   - location: the location bridge both screens stand on.
@@ -63,12 +71,12 @@ public final class AppModel {
         self.startup = startup
         self.logger = logger
         offersAlwaysLocation = PlistRequirementsChecker.isSatisfied(.locationAlways, in: infoPlist)
-        let (stream, continuation) = AsyncStream<AppScenePhase>.makeStream()
-        phases = continuation
+        let (stream, continuation) = AsyncStream<LifecycleWork>.makeStream()
+        lifecycle = continuation
         tasks.append(Task { [weak self] in
-            for await phase in stream {
+            for await work in stream {
                 guard let self else { return }
-                await self.applyToLocationAndPermissions(phase)
+                await self.perform(work)
             }
         })
         permissions.onLocationStatusChange = { [logger] status in
@@ -77,33 +85,30 @@ public final class AppModel {
         for permission in Permission.allCases {
             let updates = permissions.stateUpdates(for: permission)
             tasks.append(Task { [weak self] in
-                var previous: PermissionState?
                 for await state in updates {
                     guard let self else { return }
-                    if let previous, previous != state { self.permissionChanged(permission, to: state) }
-                    previous = state
+                    self.send(.permissionObserved(permission, state))
                 }
             })
         }
     }
 
     deinit {
-        phases?.finish()
+        lifecycle?.finish()
         for task in tasks { task.cancel() }
     }
 
     /// The app launched: the startup screen appears (it asks for location, as the spec says; Motion
     /// and Health are asked only from their cards).
     public func launch() {
-        startup.onAppear()
+        send(.launched)
     }
 
     /// The app's scene phase changed: the startup screen hears it at once; the location bridge hears
     /// it in order (inactive: a prompt may be up; background: it is gone), and a return to active
     /// reads every permission again.
     public func scenePhaseChanged(to phase: AppScenePhase) {
-        startup.scenePhaseChanged(to: phase)
-        phases?.yield(phase)
+        send(.scenePhaseChanged(phase))
     }
 
     /// The state of one permission now.
@@ -113,59 +118,70 @@ public final class AppModel {
 
     /// Opens the permissions screen (the listing's toolbar button).
     public func openPermissions() {
-        guard permissionsScreen == nil else { return }
-        let screen = PermissionsScreenModel(
-            manager: permissions,
-            offersAlwaysLocation: offersAlwaysLocation,
-            localizer: startup.localizer,
-            onComplete: { [weak self] in self?.closePermissions() }
-        )
-        screen.onEvent = { [weak self] event in self?.permissionsScreenEvent(event) }
-        permissionsScreen = screen
-        emit(.permissionsScreenShown)
+        send(.permissionsOpened)
     }
 
     /// Closes the permissions screen (Done).
     public func closePermissions() {
-        guard permissionsScreen != nil else { return }
-        permissionsScreen = nil
-        emit(.permissionsScreenClosed)
+        send(.permissionsClosed)
     }
 
-    /// Scene phases reach the location service in order and at once; re-reading every permission on
-    /// a return to active runs beside them, so a slow HealthKit read never delays the next phase.
-    private func applyToLocationAndPermissions(_ phase: AppScenePhase) async {
-        switch phase {
-        case .inactive:
+    // MARK: - The loop
+
+    private func send(_ event: AppMachine.Event) {
+        let step = AppMachine.step(&state, event)
+        for logged in step.log {
+            switch logged {
+            case .permissionStateChanged(let permission, let state):
+                logger.info("\(permission.logName) permission is now \(state.rawValue)")
+            case .permissionRequestRefused(let permission, let reason):
+                logger.notice("\(permission.logName) request refused: \(reason.rawValue)")
+            default:
+                break
+            }
+            onEvent?(logged)
+        }
+        for effect in step.effects { perform(effect) }
+    }
+
+    private func perform(_ effect: AppMachine.Effect) {
+        switch effect {
+        case .startupAppears:
+            startup.onAppear()
+        case .startupScenePhase(let phase):
+            startup.scenePhaseChanged(to: phase)
+        case .locationScenePhase(let phase):
+            lifecycle?.yield(.location(phase))
+        case .checkAllPermissions:
+            lifecycle?.yield(.checkAllPermissions)
+        case .showPermissionsScreen:
+            let screen = PermissionsScreenModel(
+                manager: permissions,
+                offersAlwaysLocation: offersAlwaysLocation,
+                localizer: startup.localizer,
+                onComplete: { [weak self] in self?.closePermissions() }
+            )
+            screen.onEvent = { [weak self] event in self?.send(.permissionsScreen(event)) }
+            permissionsScreen = screen
+        case .hidePermissionsScreen:
+            permissionsScreen = nil
+        }
+    }
+
+    /// The location bridge hears each phase in order, each after the one before; re-reading every
+    /// permission runs beside what follows, so a slow HealthKit read never delays the next phase.
+    private func perform(_ work: LifecycleWork) async {
+        switch work {
+        case .location(.inactive):
             await location.applicationWillResignActive()
-        case .background:
+        case .location(.background):
             await location.applicationDidEnterBackground()
-        case .active:
+        case .location(.active):
             await location.applicationDidBecomeActive()
+        case .checkAllPermissions:
             let permissions = self.permissions
             Task { await permissions.checkAll() }
         }
-    }
-
-    private func permissionChanged(_ permission: Permission, to state: PermissionState) {
-        logger.info("\(permission.logName) permission is now \(state.rawValue)")
-        emit(.permissionStateChanged(permission, state))
-    }
-
-    private func permissionsScreenEvent(_ event: PermissionsScreenModel.Event) {
-        switch event {
-        case .requestStarted(let permission):
-            emit(.permissionRequestStarted(permission))
-        case .requestFinished(let permission, let state):
-            emit(.permissionRequestFinished(permission, state))
-        case .requestRefused(let permission, let reason):
-            logger.notice("\(permission.logName) request refused: \(reason.rawValue)")
-            emit(.permissionRequestRefused(permission, reason))
-        }
-    }
-
-    private func emit(_ event: AppEvent) {
-        onEvent?(event)
     }
 }
 
