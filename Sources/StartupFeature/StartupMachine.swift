@@ -93,7 +93,8 @@ private struct Transition {
             // `.notDetermined` means the bounded wait ended without an answer: no news, and never a
             // change to apply (it may even come after the stream brought the answer).
             guard status != .notDetermined else { return [] }
-            return observe(status, announcing: !isAnswer)
+            if !isAnswer { announce(status) }
+            return observe(status)
 
         case .locationResult(let location):
             guard state.activity == .locating else { return [] }
@@ -157,7 +158,8 @@ private struct Transition {
             return scenePhaseChanged(to: phase)
 
         case .statusChanged(let status):
-            return observe(status, announcing: true)
+            announce(status)
+            return observe(status)
 
         case .retryTapped:
             guard state.hasAppeared, state.activity == .idle else { return [] }
@@ -411,27 +413,38 @@ extension Transition {
         return [.fetchAnimals(near: sent)]
     }
 
+    /// Logs what a status delivered by iOS (the stream, or the request's return once the answer is
+    /// no longer awaited) is news as, judged before the machine acts on it: the answer to iOS's alert,
+    /// or a change the machine takes in (now or after the running step). A re-check is not news.
+    private mutating func announce(_ status: LocationPermissionStatus) {
+        let isNews: Bool
+        if !state.hasAppeared {
+            isNews = status != state.permissionStatus
+        } else if state.isAwaitingAuthorizationAnswer, status != .notDetermined {
+            log.append(.permissionAnswered(status))
+            return
+        } else if state.activity != .idle {
+            isNews = (status == state.permissionStatus ? nil : status) != state.pendingStatus
+        } else {
+            isNews = status != state.permissionStatus
+        }
+        if isNews { log.append(.permissionChanged(status)) }
+    }
+
     /// A status seen on the stream, on a re-check or as the request's return (FR-010, FR-011).
-    /// - Parameter announcing: Whether the status is news to log (from the stream or the request's
-    ///   return, not a re-check): as the answer to iOS's alert, or as a change the machine takes in.
-    private mutating func observe(_ status: LocationPermissionStatus, announcing: Bool = false) -> [Effect] {
+    private mutating func observe(_ status: LocationPermissionStatus) -> [Effect] {
         guard state.hasAppeared else {
-            if announcing, status != state.permissionStatus { log.append(.permissionChanged(status)) }
             state.permissionStatus = status
             return []
         }
         if state.isAwaitingAuthorizationAnswer, status != .notDetermined {
-            if announcing { log.append(.permissionAnswered(status)) }
             return answerAuthorization(status)
         }
         guard state.activity == .idle else {
             // FR-015: never cancel or overlap the running step; apply the latest change afterwards.
-            let pending = status == state.permissionStatus ? nil : status
-            if announcing, pending != state.pendingStatus { log.append(.permissionChanged(status)) }
-            setPendingStatus(pending)
+            setPendingStatus(status == state.permissionStatus ? nil : status)
             return []
         }
-        if announcing, status != state.permissionStatus { log.append(.permissionChanged(status)) }
         return applyStatusChange(to: status)
     }
 
