@@ -9,18 +9,22 @@
     public struct AnimalListView: View {
         @Bindable private var viewModel: AnimalListViewModel
         @Environment(\.scenePhase) private var scenePhase
+        private let appeared: @MainActor () -> Void
         private let scenePhaseChanged: @MainActor (AppScenePhase) -> Void
         private let openPermissions: @MainActor () -> Void
 
         /// - Parameters:
+        ///   - appeared: who hears that the screen appeared: the app model, which tells this screen.
         ///   - scenePhaseChanged: who hears scene phases: the app model, which tells this screen too.
         ///   - openPermissions: the toolbar's Permissions button.
         public init(
             viewModel: AnimalListViewModel,
+            appeared: @escaping @MainActor () -> Void,
             scenePhaseChanged: @escaping @MainActor (AppScenePhase) -> Void,
             openPermissions: @escaping @MainActor () -> Void
         ) {
             self.viewModel = viewModel
+            self.appeared = appeared
             self.scenePhaseChanged = scenePhaseChanged
             self.openPermissions = openPermissions
         }
@@ -64,7 +68,7 @@
                     )
                 }
             }
-            .onAppear { viewModel.onAppear() }
+            .onAppear { appeared() }
             // Every phase is forwarded; on a return to active (background → inactive → active) the
             // view model re-checks the permission status, as `checkPermissionStatusChange()` does.
             .onChange(of: scenePhase) { _, newPhase in

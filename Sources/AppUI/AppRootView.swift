@@ -4,7 +4,8 @@
     import SwiftUI
 
     /// The whole app's screen: the listing, with a toolbar button that opens the permissions screen
-    /// as a sheet. Scene phases go to the app model, which tells both screens.
+    /// as a sheet. The listing's appearance and every scene phase go to the app model, which tells the
+    /// screens and the location bridge.
     public struct AppRootView: View {
         @Bindable private var app: AppModel
 
@@ -15,6 +16,7 @@
         public var body: some View {
             AnimalListView(
                 viewModel: app.startup,
+                appeared: { app.launch() },
                 scenePhaseChanged: { app.scenePhaseChanged(to: $0) },
                 openPermissions: { app.openPermissions() }
             )
