@@ -3,7 +3,7 @@ import Foundation
 import PetSpotDomain
 
 /// Location Services, the app's location permission, the GPS and the app's location managers
-/// (rules 1–18 in docs/requirements.md). Settings and the permission record outlive the app's process;
+/// (rule 1 to rule 18 in docs/requirements.md). Settings and the permission record outlive the app's process;
 /// managers and outstanding requests do not.
 @MainActor
 final class LocationSubsystem: DeviceSubsystem {
@@ -121,7 +121,7 @@ final class LocationSubsystem: DeviceSubsystem {
     }
 
     /// Tells every manager whose last callback no longer matches, if the app can hear it now. A
-    /// backgrounded app hears on its way back (rules 1 and 10).
+    /// backgrounded app hears on its way back (rule 1, rule 10).
     private func reportIfChanged() {
         guard let device, device.phase.isForeground else { return }
         let current = (status, accuracy)
@@ -139,7 +139,7 @@ final class LocationSubsystem: DeviceSubsystem {
     // MARK: Lifecycle
 
     func appDidEnterBackground() {
-        // Rules 5 and 12: temporary grants lapse shortly after the app leaves the foreground.
+        // Rule 5, rule 12: temporary grants lapse shortly after the app leaves the foreground.
         guard grantIsTemporary || temporaryFullAccuracy, expiryJob == nil, let device else { return }
         expiryJob = device.schedule(after: configuration.allowOnceExpiryDelay) { [weak self] in
             self?.expiryJob = nil
@@ -199,7 +199,7 @@ final class LocationSubsystem: DeviceSubsystem {
 
 // MARK: - Authorization
 
-/// The app's authorization requests and the person's answers (rules 3–6).
+/// The app's authorization requests and the person's answers (rule 3 to rule 6).
 extension LocationSubsystem {
 
     /// Rule 3: the alert only when not determined, in the foreground, with the key; otherwise nothing.
@@ -308,9 +308,9 @@ extension LocationSubsystem {
 
 // MARK: - Fixes
 
-/// `requestLocation()`, the cached fix and reduced accuracy (rules 11, 13–18).
+/// `requestLocation()`, the cached fix and reduced accuracy (rule 11, rule 13 to rule 18).
 extension LocationSubsystem {
-    /// Rule 13–16: one outcome per request, after the fix delay; one request in flight at a time. A
+    /// Rule 13 to rule 16: one outcome per request, after the fix delay; one request in flight at a time. A
     /// kilometre-accuracy fix comes sooner than a precise one (rule 14).
     func requestLocation(from manager: SimulatedLocationManager) {
         guard manager.isAlive, let device else { return }

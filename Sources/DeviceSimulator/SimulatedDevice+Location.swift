@@ -36,7 +36,7 @@ extension SimulatedDevice {
         try answerSystemAlert(answer.button)
     }
 
-    /// The person picks a choice on the app's Location page in Settings (rules 8, 10).
+    /// The person picks a choice on the app's Location page in Settings (rule 8, rule 10).
     /// - Throws: when the app is in the foreground, the setting is restricted, or the choice is not offered.
     public func setLocationAuthorization(_ choice: LocationSettingsChoice) throws(SimulatedDeviceError) {
         catchUp()

@@ -131,7 +131,7 @@ public final class SimulatedDevice {
     }
 
     /// The person returns to the app (background → inactive → active). Changes made meanwhile are
-    /// reported on the way (rules 1 and 10).
+    /// reported on the way (rule 1, rule 10).
     /// - Throws: ``SimulatedDeviceError/appNotInBackground(_:)``.
     public func foreground() throws(SimulatedDeviceError) {
         catchUp()
@@ -215,7 +215,7 @@ public final class SimulatedDevice {
         )
     }
 
-    /// Shows a system alert: the app becomes inactive until it is answered (rules 4 and 29).
+    /// Shows a system alert: the app becomes inactive until it is answered (rule 4, rule 29).
     /// Returns false (and shows nothing) when another alert is up. `onDismiss` runs when the alert goes
     /// away unanswered because the app left the foreground or ended.
     @discardableResult

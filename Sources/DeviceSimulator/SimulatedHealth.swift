@@ -1,7 +1,7 @@
 import DeviceInterfaces
 import Foundation
 
-/// HealthKit of the simulated iPhone (`HKHealthStore`, rules 23–27).
+/// HealthKit of the simulated iPhone (`HKHealthStore`, rule 23 to rule 27).
 ///
 /// - Without Health data (iPadOS 16 and earlier, macOS) every request fails (23).
 /// - `authorizationStatus(for:)` reports the WRITE permission only; the person's read answers are

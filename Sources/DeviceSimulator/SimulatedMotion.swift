@@ -1,7 +1,7 @@
 import DeviceInterfaces
 import Foundation
 
-/// Motion & Fitness of the simulated iPhone (`CMMotionActivityManager`, rules 19–22).
+/// Motion & Fitness of the simulated iPhone (`CMMotionActivityManager`, rule 19 to rule 22).
 ///
 /// - The status is read without prompting; the prompt appears on the first activity query (19).
 /// - Denied or restricted queries fail with CMError 105; no coprocessor fails with 104 and makes

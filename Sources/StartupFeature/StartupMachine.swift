@@ -496,7 +496,7 @@ extension Transition {
         closePopupIfItNoLongerExplainsTheStatus()
         if status == .notDetermined {
             if previous != .notDetermined {
-                // Rules 5 and 7: back to "not determined" in this session; ask again as on a first launch.
+                // Rule 5, rule 7: back to "not determined" in this session; ask again as on a first launch.
                 state.currentLocation = nil
                 state.needsAuthorizationRequest = true
             }

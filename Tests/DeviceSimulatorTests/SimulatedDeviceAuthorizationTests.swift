@@ -5,7 +5,7 @@ import LocationBridge
 import PetSpotDomain
 import Testing
 
-/// Rules 1–8 (docs/requirements.md): authorization callbacks, the When-In-Use alert, Allow Once,
+/// Rule 1 to rule 8 (docs/requirements.md): authorization callbacks, the When-In-Use alert, Allow Once,
 /// the Always upgrade, Location Services and restriction.
 @Suite(.timeLimit(.minutes(1))) @MainActor struct SimulatedDeviceAuthorizationTests {
 

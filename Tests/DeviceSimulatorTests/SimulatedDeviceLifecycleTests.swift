@@ -5,7 +5,7 @@ import LocationBridge
 import PetSpotDomain
 import Testing
 
-/// Rules 10, 28 and 29 (docs/requirements.md), the driver-facing errors, and replay determinism.
+/// Rule 10, rule 28, rule 29 (docs/requirements.md), the driver-facing errors, and replay determinism.
 @Suite(.timeLimit(.minutes(1))) @MainActor struct SimulatedDeviceLifecycleTests {
     @Test func rule10_givenDeniedApp_whenPersonAllowsInSettingsAndReturns_thenAppNotKilledAndCallbackBeforeActive() async throws {
         let harness = DeviceHarness { $0.location.authorization = .denied }

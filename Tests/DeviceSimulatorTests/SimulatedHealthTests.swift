@@ -4,7 +4,7 @@ import DeviceSimulator
 import Permissions
 import Testing
 
-/// Rules 23–27 (docs/requirements.md): HealthKit authorization.
+/// Rule 23 to rule 27 (docs/requirements.md): HealthKit authorization.
 @Suite(.timeLimit(.minutes(1))) @MainActor struct SimulatedHealthTests {
     private let share: Set<HealthDataType> = [.workout, .workoutRoute]
     private let read: Set<HealthDataType> = [.stepCount]

@@ -5,7 +5,7 @@ import LocationBridge
 import PetSpotDomain
 import Testing
 
-/// Rules 2, 9, 11, 13–18 (docs/requirements.md): the manager's callbacks, accuracy and `requestLocation()`.
+/// Rule 2, rule 9, rule 11, rule 13 to rule 18 (docs/requirements.md): the manager's callbacks, accuracy and `requestLocation()`.
 @Suite(.timeLimit(.minutes(1))) @MainActor struct SimulatedLocationManagerTests {
     private static let authorized: (inout DeviceConfiguration) -> Void = {
         $0.location.authorization = .authorizedWhenInUse

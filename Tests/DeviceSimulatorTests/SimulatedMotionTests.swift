@@ -5,7 +5,7 @@ import Foundation
 import Permissions
 import Testing
 
-/// Rules 19–22 (docs/requirements.md): Motion & Fitness authorization.
+/// Rule 19 to rule 22 (docs/requirements.md): Motion & Fitness authorization.
 @Suite(.timeLimit(.minutes(1))) @MainActor struct SimulatedMotionTests {
     private let window = (start: Date(timeIntervalSince1970: 0), end: Date(timeIntervalSince1970: 60))
 

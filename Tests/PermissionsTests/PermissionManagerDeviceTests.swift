@@ -9,7 +9,7 @@ import Testing
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct PermissionManagerDeviceTests {
-    // MARK: Location, two steps (rules 3–6)
+    // MARK: Location, two steps (rule 3 to rule 6)
 
     @Test func givenFreshInstall_whenWhileUsingThenChangeToAlwaysAllow_thenTwoPromptsAndAlways() async throws {
         let harness = try DevicePermissionHarness()
@@ -107,7 +107,7 @@ struct PermissionManagerDeviceTests {
         #expect(await iterator.next() == .authorized)
     }
 
-    // MARK: Motion (rules 19–22)
+    // MARK: Motion (rule 19 to rule 22)
 
     @Test func givenNotDetermined_whenRequestMotionAndOK_thenAlertMadeTheAppInactiveAndAuthorized() async throws {
         let harness = try DevicePermissionHarness()
@@ -175,7 +175,7 @@ struct PermissionManagerDeviceTests {
         #expect(harness.manager.state(for: .motion) == .restricted)
     }
 
-    // MARK: HealthKit (rules 23–27)
+    // MARK: HealthKit (rule 23 to rule 27)
 
     @Test func givenNothingAsked_whenHealthSheetAnsweredSwitchBySwitch_thenWriteStatusPerTypeAndNoReadClaim() async throws {
         let harness = try DevicePermissionHarness()

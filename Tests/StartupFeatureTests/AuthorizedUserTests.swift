@@ -3,7 +3,7 @@ import StartupFeature
 import Testing
 import TestSupport
 
-/// User story 1: location-aware content for users who already granted permission.
+/// US1: location-aware content for users who already granted permission.
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct AuthorizedUserTests {

@@ -3,7 +3,7 @@ import StartupFeature
 import Testing
 import TestSupport
 
-/// User story 3: the recovery path for denied or restricted permission.
+/// US3: the recovery path for denied or restricted permission.
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct DeniedRecoveryTests {

@@ -4,7 +4,7 @@ import StartupFeature
 import Testing
 import TestSupport
 
-/// User story 2: the first-time permission request.
+/// US2: the first-time permission request.
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct FirstTimeRequestTests {

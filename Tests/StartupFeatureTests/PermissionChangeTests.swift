@@ -3,7 +3,7 @@ import StartupFeature
 import Testing
 import TestSupport
 
-/// User story 4: permission changes while the app is open.
+/// US4: permission changes while the app is open.
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct PermissionChangeTests {
