@@ -94,6 +94,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            resources: [.copy("Resources/openapi.yaml")],
             swiftSettings: swiftSettings
         ),
         .target(
