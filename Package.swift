@@ -77,7 +77,7 @@ let package = Package(
         ),
         .target(
             name: "AppFeature",
-            dependencies: ["StartupFeature", "Permissions", "LocationBridge", "DeviceInterfaces", "PetSpotDomain", "Localization", logging],
+            dependencies: ["StartupFeature", "Permissions", "LocationBridge", "DeviceInterfaces", "PetSpotDomain", "Localization", "AsyncSupport", logging],
             swiftSettings: swiftSettings
         ),
         .target(name: "PetAPI", dependencies: ["PetSpotDomain"], swiftSettings: swiftSettings),

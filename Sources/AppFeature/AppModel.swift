@@ -1,3 +1,4 @@
+import AsyncSupport
 import DeviceInterfaces
 import LocationBridge
 import Logging
@@ -43,6 +44,13 @@ public final class AppModel {
     @ObservationIgnored private let offersAlwaysLocation: Bool
     @ObservationIgnored private let logger: Logger
     @ObservationIgnored private var state = AppMachine.State()
+    /// Runs ``AppMachine`` over ``state``: this model's ``step(_:)`` and ``perform(_:)``.
+    @ObservationIgnored private lazy var runner: EffectRunner<AppMachine.Event, AppMachine.Effect, AppEvent> = {
+        // Unowned: the runner is this model's own and never outlives it.
+        let runner = EffectRunner(step: { [unowned self] in step($0) }, perform: { [unowned self] in perform($0) })
+        runner.onLog = { [unowned self] in log($0) }
+        return runner
+    }()
     /// Work that must follow the scene phases in order.
     @ObservationIgnored private var lifecycle: AsyncStream<LifecycleWork>.Continuation?
     @ObservationIgnored private var tasks: [Task<Void, Never>] = []
@@ -129,22 +137,30 @@ public final class AppModel {
     // MARK: - The loop
 
     private func send(_ event: AppMachine.Event) {
-        let step = AppMachine.step(&state, event)
-        for logged in step.log {
-            switch logged {
-            case .permissionStateChanged(let permission, let state):
-                logger.info("\(permission.logName) permission is now \(state.rawValue)")
-            case .permissionRequestRefused(let permission, let reason):
-                logger.notice("\(permission.logName) request refused: \(reason.rawValue)")
-            default:
-                break
-            }
-            onEvent?(logged)
-        }
-        for effect in step.effects { perform(effect) }
+        runner.send(event)
     }
 
-    private func perform(_ effect: AppMachine.Effect) {
+    private func step(_ event: AppMachine.Event) -> (effects: [AppMachine.Effect], log: [AppEvent]) {
+        let step = AppMachine.step(&state, event)
+        return (step.effects, step.log)
+    }
+
+    /// What happened goes to the `permissions` logger (changes and refusals) and to ``onEvent``.
+    private func log(_ event: AppEvent) {
+        switch event {
+        case .permissionStateChanged(let permission, let state):
+            logger.info("\(permission.logName) permission is now \(state.rawValue)")
+        case .permissionRequestRefused(let permission, let reason):
+            logger.notice("\(permission.logName) request refused: \(reason.rawValue)")
+        default:
+            break
+        }
+        onEvent?(event)
+    }
+
+    /// Performs `effect` at once; what must follow the scene phases in order goes to `lifecycle`, so
+    /// no effect of the app goes on in a task of the runner's.
+    private func perform(_ effect: AppMachine.Effect) -> (@MainActor () async -> Void)? {
         switch effect {
         case .startupAppears:
             startup.onAppear()
@@ -166,6 +182,7 @@ public final class AppModel {
         case .hidePermissionsScreen:
             permissionsScreen = nil
         }
+        return nil
     }
 
     /// The location bridge hears each phase in order, each after the one before; re-reading every

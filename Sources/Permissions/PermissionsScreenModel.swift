@@ -1,3 +1,4 @@
+import AsyncSupport
 import Localization
 import Observation
 import PetSpotDomain
@@ -54,6 +55,13 @@ public final class PermissionsScreenModel {
 
     @ObservationIgnored public let manager: PermissionManager
     @ObservationIgnored private let onComplete: @MainActor () -> Void
+    /// Runs ``PermissionsMachine`` over ``state``: this model's ``step(_:)`` and ``perform(_:)``.
+    @ObservationIgnored private lazy var runner: EffectRunner<PermissionsMachine.Event, PermissionsMachine.Effect, Event> = {
+        // Unowned: the runner is this model's own and never outlives it.
+        let runner = EffectRunner(step: { [unowned self] in step($0) }, perform: { [unowned self] in perform($0) })
+        runner.onLog = { [unowned self] in onEvent?($0) }
+        return runner
+    }()
 
     /// - Parameters:
     ///   - localizer: the language and locale of the screen's texts; the device's by default.
@@ -152,33 +160,28 @@ public final class PermissionsScreenModel {
     /// Applies `event` and returns when every effect it started has ended; cancelling the caller
     /// cancels those effects (a Motion or HealthKit wait then ends at once).
     private func send(_ event: PermissionsMachine.Event) async {
-        let tasks = startSending(event)
-        await withTaskCancellationHandler {
-            for task in tasks { await task.value }
-        } onCancel: {
-            for task in tasks { task.cancel() }
-        }
+        await runner.sendAndWait(event)
     }
 
-    /// Applies `event`, performs the effects and returns their tasks (none for effects that end at once).
-    @discardableResult
-    private func startSending(_ event: PermissionsMachine.Event) -> [Task<Void, Never>] {
+    private func startSending(_ event: PermissionsMachine.Event) {
+        runner.send(event)
+    }
+
+    private func step(_ event: PermissionsMachine.Event) -> (effects: [PermissionsMachine.Effect], log: [Event]) {
         let step = PermissionsMachine.step(&state, event, permissions: permissions)
-        if let onEvent {
-            for logged in step.log { onEvent(logged) }
-        }
-        return step.effects.compactMap(perform)
+        return (step.effects, step.log)
     }
 
-    private func perform(_ effect: PermissionsMachine.Effect) -> Task<Void, Never>? {
+    /// Performs `effect`; returns the work that goes on after it (a request, the checks), if any.
+    private func perform(_ effect: PermissionsMachine.Effect) -> (@MainActor () async -> Void)? {
         let manager = self.manager
         switch effect {
         case .check(let permissions):
-            return Task {
+            return {
                 for permission in permissions { await manager.check(permission) }
             }
         case .request(let permission):
-            return Task {
+            return {
                 do throws(PermissionRequestError) {
                     let state = try await manager.request(permission)
                     self.startSending(.requestFinished(permission, state))
@@ -187,7 +190,7 @@ public final class PermissionsScreenModel {
                 }
             }
         case .requestAlways:
-            return Task {
+            return {
                 do throws(PermissionRequestError) {
                     let outcome = try await manager.requestLocationAlways()
                     self.startSending(.alwaysFinished(outcome, manager.state(for: .location)))

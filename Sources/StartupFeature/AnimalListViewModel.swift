@@ -48,10 +48,13 @@ public final class AnimalListViewModel {
 
     @ObservationIgnored private let locationService: any LocationServiceProtocol
     @ObservationIgnored private let animalRepository: any AnimalRepositoryProtocol
-    @ObservationIgnored private var effectTasks: [Int: Task<Void, Never>] = [:]
-    @ObservationIgnored private var nextEffectID = 0
-    /// Callers of ``waitUntilIdle()``, resumed when the last effect ends or when they are cancelled.
-    @ObservationIgnored private let idleWaiters = Waiters<Void>()
+    /// Runs ``StartupMachine`` over ``state``: this model's ``step(_:)`` and ``perform(_:)``.
+    @ObservationIgnored private lazy var runner: EffectRunner<StartupMachine.Event, StartupMachine.Effect, StartupEvent> = {
+        // Unowned: the runner is this model's own and never outlives it.
+        let runner = EffectRunner(step: { [unowned self] in step($0) }, perform: { [unowned self] in perform($0) })
+        runner.onLog = { [unowned self] in onEvent?($0) }
+        return runner
+    }()
     // Written only on the main actor; read only by `deinit`, which runs when no other reference
     // (and so no concurrent access) exists.
     @ObservationIgnored nonisolated(unsafe) private var observationTask: Task<Void, Never>?
@@ -121,36 +124,38 @@ public final class AnimalListViewModel {
     /// Returns when no effect is running (effects that start others are waited for too), or as soon
     /// as the calling task is cancelled: cancelling stops the wait, never the screen's work.
     public func waitUntilIdle() async {
-        guard !effectTasks.isEmpty else { return }
-        await idleWaiters.wait(cancelled: ())
+        await runner.waitUntilIdle()
     }
 
     // MARK: - The loop
 
     func send(_ event: StartupMachine.Event) {
-        let step = StartupMachine.step(&state, event)
-        if let onEvent {
-            for appEvent in step.log { onEvent(appEvent) }
-        }
-        for effect in step.effects { perform(effect) }
+        runner.send(event)
     }
 
-    private func perform(_ effect: StartupMachine.Effect) {
+    private func step(_ event: StartupMachine.Event) -> (effects: [StartupMachine.Effect], log: [StartupEvent]) {
+        let step = StartupMachine.step(&state, event)
+        return (step.effects, step.log)
+    }
+
+    /// Performs `effect`; what goes on after it runs in a task that ``waitUntilIdle()`` waits for.
+    private func perform(_ effect: StartupMachine.Effect) -> (@MainActor () async -> Void)? {
         let locationService = self.locationService
         let animalRepository = self.animalRepository
         switch effect {
         case .openSettings:
             onOpenAppSettings?()
+            return nil
         case .observeStatusChanges:
-            track { self.observe(await locationService.authorizationStatusUpdates()) }
+            return { self.observe(await locationService.authorizationStatusUpdates()) }
         case .checkStatus:
-            track { self.send(await self.readStatus()) }
+            return { self.send(await self.readStatus()) }
         case .requestAuthorization:
-            track { self.send(.authorizationAnswered(await locationService.requestWhenInUseAuthorization())) }
+            return { self.send(.authorizationAnswered(await locationService.requestWhenInUseAuthorization())) }
         case .requestLocation:
-            track { self.send(.locationResult(await locationService.requestLocation())) }
+            return { self.send(.locationResult(await locationService.requestLocation())) }
         case .fetchAnimals(let location):
-            track {
+            return {
                 do {
                     self.send(.animalsLoaded(try await animalRepository.fetchAnimals(near: location)))
                 } catch {
@@ -166,17 +171,6 @@ public final class AnimalListViewModel {
         let status = await locationService.authorizationStatus
         let servicesOn = status == .denied ? await locationService.locationServicesEnabled : true
         return .statusChecked(status, locationServicesEnabled: servicesOn)
-    }
-
-    /// Runs `work` in a task that ``waitUntilIdle()`` waits for.
-    private func track(_ work: @escaping @MainActor () async -> Void) {
-        let id = nextEffectID
-        nextEffectID += 1
-        effectTasks[id] = Task {
-            await work()
-            self.effectTasks[id] = nil
-            if self.effectTasks.isEmpty { self.idleWaiters.resumeAll(returning: ()) }
-        }
     }
 
     private func observe(_ updates: AsyncStream<LocationPermissionStatus>) {
