@@ -7,7 +7,7 @@
 /// id: `1767225600.5~demo-000042`. Any such text is a position in the listing's order, so every cursor
 /// the API document allows is one the server accepts; a client normally sends back the `nextCursor`
 /// it was given.
-public struct PetCursor: Sendable, Equatable, Hashable {
+public struct AnimalCursor: Sendable, Equatable, Hashable {
     /// Seconds since 1970, exactly as stored (taken from the stored column, not through `Date`, whose
     /// arithmetic from 2001 could move it by a bit). May be infinite in a cursor a client wrote.
     public var publishedAt: Double

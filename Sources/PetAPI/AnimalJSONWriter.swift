@@ -1,17 +1,17 @@
 import Foundation
 
-/// The server's hot path: writes ``PetListResponse`` and ``AnimalDTO`` bodies byte for byte as
+/// The server's hot path: writes ``AnimalListResponse`` and ``AnimalDTO`` bodies byte for byte as
 /// `PetAPICoding.makeEncoder()` writes them (sorted keys, unescaped slashes, ISO-8601 dates in whole
 /// seconds, `distanceKm` and `photoURL` always present), without `JSONEncoder`'s boxing, dynamic casts
-/// and key sorting. `PetJSONWriterTests` compares the two on random and hostile values.
-struct PetJSONWriter {
+/// and key sorting. `AnimalJSONWriterTests` compares the two on random and hostile values.
+struct AnimalJSONWriter {
     private(set) var bytes: [UInt8] = []
 
     init(capacity: Int) {
         bytes.reserveCapacity(capacity)
     }
 
-    mutating func write(_ response: PetListResponse) throws {
+    mutating func write(_ response: AnimalListResponse) throws {
         append("{\"animals\":[")
         for (index, animal) in response.animals.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -168,10 +168,10 @@ struct PetJSONWriter {
     }
 }
 
-extension PetListResponse {
+extension AnimalListResponse {
     /// This page as JSON, exactly as `PetAPICoding.makeEncoder()` encodes it.
     public func jsonBytes() throws -> [UInt8] {
-        var writer = PetJSONWriter(capacity: 512 + 420 * animals.count)
+        var writer = AnimalJSONWriter(capacity: 512 + 420 * animals.count)
         try writer.write(self)
         return writer.bytes
     }
@@ -180,7 +180,7 @@ extension PetListResponse {
 extension AnimalDTO {
     /// This animal as JSON, exactly as `PetAPICoding.makeEncoder()` encodes it.
     public func jsonBytes() throws -> [UInt8] {
-        var writer = PetJSONWriter(capacity: 512)
+        var writer = AnimalJSONWriter(capacity: 512)
         try writer.write(self)
         return writer.bytes
     }

@@ -1,5 +1,5 @@
 /// The body of `GET /api/pets`: one page of animals and where it sits in the whole result.
-public struct PetListResponse: Codable, Sendable, Equatable {
+public struct AnimalListResponse: Codable, Sendable, Equatable {
     public struct Pagination: Codable, Sendable, Equatable {
         public var page: Int
         public var limit: Int

@@ -1,7 +1,7 @@
 import PetSpotDomain
 
 /// A query parameter that was missing, malformed or out of range.
-public struct PetQueryError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct AnimalQueryError: Error, Equatable, Sendable, CustomStringConvertible {
     public var parameter: String
     public var message: String
 
@@ -18,34 +18,34 @@ public struct PetQueryError: Error, Equatable, Sendable, CustomStringConvertible
     }
 }
 
-extension PetQuery {
+extension AnimalQuery {
     /// Parses and validates query parameters. Unknown names are ignored; when a name repeats, its first
     /// value counts. Every failure names the parameter and its allowed values.
-    public static func parse(_ parameters: [(name: String, value: String)]) throws(PetQueryError) -> PetQuery {
+    public static func parse(_ parameters: [(name: String, value: String)]) throws(AnimalQueryError) -> AnimalQuery {
         var first: [String: String] = [:]
         for (name, value) in parameters where first[name] == nil {
             first[name] = value
         }
-        let lat = try first["lat"].map { value throws(PetQueryError) in
+        let lat = try first["lat"].map { value throws(AnimalQueryError) in
             try decimal(value, name: "lat", range: -90...90)
         }
-        let lon = try first["lon"].map { value throws(PetQueryError) in
+        let lon = try first["lon"].map { value throws(AnimalQueryError) in
             try decimal(value, name: "lon", range: -180...180)
         }
-        var query = PetQuery()
+        var query = AnimalQuery()
         switch (lat, lon) {
         case let (lat?, lon?):
             query.center = try? GeoCoordinate(latitude: lat, longitude: lon)
         case (.some, nil):
-            throw PetQueryError(parameter: "lon", message: "lon is required when lat is given (a decimal between -180 and 180)")
+            throw AnimalQueryError(parameter: "lon", message: "lon is required when lat is given (a decimal between -180 and 180)")
         case (nil, .some):
-            throw PetQueryError(parameter: "lat", message: "lat is required when lon is given (a decimal between -90 and 90)")
+            throw AnimalQueryError(parameter: "lat", message: "lat is required when lon is given (a decimal between -90 and 90)")
         case (nil, nil):
             break
         }
         if let radius = first["radiusKm"] {
             guard query.center != nil else {
-                throw PetQueryError(parameter: "radiusKm", message: "radiusKm is allowed only together with lat and lon")
+                throw AnimalQueryError(parameter: "radiusKm", message: "radiusKm is allowed only together with lat and lon")
             }
             query.radiusKm = try decimal(radius, name: "radiusKm", range: radiusRange)
         }
@@ -59,8 +59,8 @@ extension PetQuery {
         // listing pages by number and ignores a well-formed one (the API document cannot say "not
         // together"). A malformed one is refused either way.
         if let cursor = first["cursor"] {
-            guard let position = PetCursor(encoded: cursor) else {
-                throw PetQueryError(
+            guard let position = AnimalCursor(encoded: cursor) else {
+                throw AnimalQueryError(
                     parameter: "cursor",
                     message: "cursor must be a nextCursor: a decimal time, ~ and an id (was \"\(cursor.prefix(40))\")"
                 )
@@ -73,20 +73,20 @@ extension PetQuery {
         return query
     }
 
-    private static func decimal(_ text: String, name: String, range: ClosedRange<Double>) throws(PetQueryError) -> Double {
+    private static func decimal(_ text: String, name: String, range: ClosedRange<Double>) throws(AnimalQueryError) -> Double {
         let bounds = "between \(format(range.lowerBound)) and \(format(range.upperBound))"
         guard let value = Double(text), value.isFinite else {
-            throw PetQueryError(parameter: name, message: "\(name) must be a finite decimal number \(bounds) (was \"\(text.prefix(40))\")")
+            throw AnimalQueryError(parameter: name, message: "\(name) must be a finite decimal number \(bounds) (was \"\(text.prefix(40))\")")
         }
         guard range.contains(value) else {
-            throw PetQueryError(parameter: name, message: "\(name) must be \(bounds) (was \(text.prefix(40)))")
+            throw AnimalQueryError(parameter: name, message: "\(name) must be \(bounds) (was \(text.prefix(40)))")
         }
         return value
     }
 
-    private static func integer(_ text: String, name: String, range: ClosedRange<Int>, rangeText: String) throws(PetQueryError) -> Int {
+    private static func integer(_ text: String, name: String, range: ClosedRange<Int>, rangeText: String) throws(AnimalQueryError) -> Int {
         guard let value = Int(text), range.contains(value) else {
-            throw PetQueryError(parameter: name, message: "\(name) must be a whole number \(rangeText) (was \"\(text.prefix(40))\")")
+            throw AnimalQueryError(parameter: name, message: "\(name) must be a whole number \(rangeText) (was \"\(text.prefix(40))\")")
         }
         return value
     }

@@ -1,7 +1,7 @@
 import PetSpotDomain
 
 /// The validated query of `GET /api/pets`, shared by the server (parsing) and the client (encoding).
-public struct PetQuery: Sendable, Equatable {
+public struct AnimalQuery: Sendable, Equatable {
     public static let radiusRange: ClosedRange<Double> = 1...500
     public static let defaultRadiusKm: Double = 50
     public static let limitRange: ClosedRange<Int> = 1...100
@@ -16,11 +16,11 @@ public struct PetQuery: Sendable, Equatable {
     public var page: Int
     /// Continue the listing without coordinates after this position (keyset paging); only without a
     /// ``center``, and in place of ``page``.
-    public var cursor: PetCursor?
+    public var cursor: AnimalCursor?
 
     public init(
         center: GeoCoordinate? = nil, radiusKm: Double = defaultRadiusKm, limit: Int = defaultLimit, page: Int = 1,
-        cursor: PetCursor? = nil
+        cursor: AnimalCursor? = nil
     ) {
         self.center = center
         self.radiusKm = radiusKm

@@ -45,8 +45,8 @@ public struct AnimalRepository: AnimalRepositoryProtocol {
     }
 
     /// The query this repository sends for `location`.
-    public func query(near location: UserLocation?) -> PetQuery {
-        var query = PetQuery()
+    public func query(near location: UserLocation?) -> AnimalQuery {
+        var query = AnimalQuery()
         if let location {
             query.center = location.coordinate
             if let radius = configuration.radiusKm { query.radiusKm = radius }
@@ -80,7 +80,7 @@ public struct AnimalRepository: AnimalRepositoryProtocol {
     }
 
     /// One page of the listing with its pagination, mapped to domain animals.
-    public func fetchPage(near location: UserLocation?, page: Int = 1) async throws(AnimalRepositoryError) -> (animals: [Animal], pagination: PetListResponse.Pagination) {
+    public func fetchPage(near location: UserLocation?, page: Int = 1) async throws(AnimalRepositoryError) -> (animals: [Animal], pagination: AnimalListResponse.Pagination) {
         var url = requestURL(near: location)
         if page != 1, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
             components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "page", value: String(page))]
@@ -105,9 +105,9 @@ public struct AnimalRepository: AnimalRepositoryProtocol {
             let body = try? decoder.decode(APIErrorBody.self, from: data)
             throw .httpStatus(code: http.statusCode, error: body?.error)
         }
-        let list: PetListResponse
+        let list: AnimalListResponse
         do {
-            list = try decoder.decode(PetListResponse.self, from: data)
+            list = try decoder.decode(AnimalListResponse.self, from: data)
         } catch {
             throw .decoding(message: String(describing: error))
         }

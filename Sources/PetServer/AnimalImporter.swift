@@ -3,7 +3,7 @@ import PetAPI
 import PetSpotDomain
 
 /// Why an import file was refused. Nothing is imported when this is thrown.
-public struct PetImportError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct AnimalImportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Position of the bad record in the file's array; nil when the file as a whole is wrong.
     public var index: Int?
     /// The JSON field at fault, e.g. `location.lat`; nil when the whole record or file is wrong.
@@ -28,10 +28,10 @@ public struct PetImportError: Error, Equatable, Sendable, CustomStringConvertibl
 /// Loads animals given in the API's animal shape: a JSON array of animals, or a `GET /api/pets` body
 /// (`{"animals": [...]}`). Every record is checked before anything is written, and the write is one
 /// transaction. `distanceKm` in the file is ignored.
-public enum PetImporter {
+public enum AnimalImporter {
     /// Validates every record of `data`.
-    /// - Throws: ``PetImportError`` naming the first bad record's index and field.
-    public static func parse(_ data: Data) throws(PetImportError) -> [Animal] {
+    /// - Throws: ``AnimalImportError`` naming the first bad record's index and field.
+    public static func parse(_ data: Data) throws(AnimalImportError) -> [Animal] {
         let records: [Any]
         do {
             let json = try JSONSerialization.jsonObject(with: data)
@@ -40,12 +40,12 @@ public enum PetImporter {
             } else if let object = json as? [String: Any], let array = object["animals"] as? [Any] {
                 records = array
             } else {
-                throw PetImportError(index: nil, field: nil, message: "expected a JSON array of animals or an object with an \"animals\" array")
+                throw AnimalImportError(index: nil, field: nil, message: "expected a JSON array of animals or an object with an \"animals\" array")
             }
-        } catch let error as PetImportError {
+        } catch let error as AnimalImportError {
             throw error
         } catch {
-            throw PetImportError(index: nil, field: nil, message: "the file is not valid JSON (\(error.localizedDescription))")
+            throw AnimalImportError(index: nil, field: nil, message: "the file is not valid JSON (\(error.localizedDescription))")
         }
         let decoder = PetAPICoding.makeDecoder()
         var animals: [Animal] = []
@@ -57,18 +57,18 @@ public enum PetImporter {
                 dto = try decoder.decode(AnimalDTO.self, from: recordData)
             } catch let error as DecodingError {
                 let (field, message) = describe(error)
-                throw PetImportError(index: index, field: field, message: message)
+                throw AnimalImportError(index: index, field: field, message: message)
             } catch {
-                throw PetImportError(index: index, field: nil, message: "unreadable record")
+                throw AnimalImportError(index: index, field: nil, message: "unreadable record")
             }
             var animal: Animal
             do {
                 animal = try dto.toDomain()
             } catch {
-                throw PetImportError(index: index, field: error.field, message: error.message)
+                throw AnimalImportError(index: index, field: error.field, message: error.message)
             }
             if let earlier = seen[animal.id] {
-                throw PetImportError(index: index, field: "id", message: "\"\(animal.id)\" repeats record \(earlier)")
+                throw AnimalImportError(index: index, field: "id", message: "\"\(animal.id)\" repeats record \(earlier)")
             }
             seen[animal.id] = index
             animal.distanceKm = nil
@@ -79,16 +79,16 @@ public enum PetImporter {
 
     /// Parses `data` and inserts all of its animals into `store` in one transaction.
     /// - Returns: how many animals were imported.
-    public static func importPets(_ data: Data, into store: any PetStore) async throws -> Int {
+    public static func importPets(_ data: Data, into store: any AnimalStore) async throws -> Int {
         try await importPets(try parse(data), into: store)
     }
 
     /// Inserts already parsed animals in one transaction, naming the record whose id is taken.
-    public static func importPets(_ animals: [Animal], into store: any PetStore) async throws -> Int {
+    public static func importPets(_ animals: [Animal], into store: any AnimalStore) async throws -> Int {
         do {
             try await store.insert(animals)
-        } catch let PetStoreError.duplicateID(index, id) {
-            throw PetImportError(index: index, field: "id", message: "\"\(id)\" is already in the database")
+        } catch let AnimalStoreError.duplicateID(index, id) {
+            throw AnimalImportError(index: index, field: "id", message: "\"\(id)\" is already in the database")
         }
         return animals.count
     }

@@ -7,7 +7,7 @@ import PetSpotDomain
 /// The routes of the pets API. Every handler answers JSON; see `docs/api.md`. `versions` gives the data
 /// version the `ETag`s are made of; `cache` keeps encoded listing pages per data version.
 func buildRouter(
-    store: any PetStore, versions: DataVersionMonitor<some Clock<Duration>>, cache: ResponseCache
+    store: any AnimalStore, versions: DataVersionMonitor<some Clock<Duration>>, cache: ResponseCache
 ) -> Router<BasicRequestContext> {
     // HEAD of every GET route: the GET's status and headers, no body.
     let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -25,10 +25,10 @@ func buildRouter(
 
     router.get("/api/pets") { request, context in
         let parameters = request.uri.queryParameters.map { (name: String($0.key), value: String($0.value)) }
-        let query: PetQuery
+        let query: AnimalQuery
         do {
-            query = try PetQuery.parse(parameters)
-        } catch let error as PetQueryError {
+            query = try AnimalQuery.parse(parameters)
+        } catch let error as AnimalQueryError {
             return JSONResponse.error(.badRequest, code: "invalid_parameter", parameter: error.parameter, message: error.message)
         }
         let key = "/api/pets?" + query.queryItems.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
@@ -49,7 +49,7 @@ func buildRouter(
         } else {
             context.logger.info("listing query", metadata: ["count": "\(page.animals.count)", "totalCount": "\(page.totalCount)"])
         }
-        let response = PetListResponse(
+        let response = AnimalListResponse(
             animals: page.animals.map(AnimalDTO.init),
             pagination: .init(
                 page: query.page, limit: query.limit, totalCount: page.totalCount, nextCursor: page.nextCursor?.encoded

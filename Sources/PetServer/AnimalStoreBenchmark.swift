@@ -5,7 +5,7 @@ import PetSpotDomain
 
 /// Timings of nearby queries on the SQLite store (`petspot bench store`). Not a test: numbers depend
 /// on the machine.
-public enum PetStoreBenchmark {
+public enum AnimalStoreBenchmark {
     /// Median and 99th percentile of a set of samples, in milliseconds.
     public struct Summary: Sendable, CustomStringConvertible {
         public var samples: Int
@@ -32,9 +32,9 @@ public enum PetStoreBenchmark {
     }
 
     /// Times `store.animals(matching:)` for a 50 km, limit-20 query at each centre.
-    public static func nearby(store: any PetStore, centers: [GeoCoordinate], radiusKm: Double = 50) async throws -> Summary {
+    public static func nearby(store: any AnimalStore, centers: [GeoCoordinate], radiusKm: Double = 50) async throws -> Summary {
         try await time(centers) { center in
-            try await store.animals(matching: PetQuery(center: center, radiusKm: radiusKm, limit: 20)).totalCount
+            try await store.animals(matching: AnimalQuery(center: center, radiusKm: radiusKm, limit: 20)).totalCount
         }
     }
 
@@ -54,7 +54,7 @@ public enum PetStoreBenchmark {
     }
 
     /// The same queries answered by reading every row and checking its distance (no index).
-    public static func fullScan(store: SQLitePetStore, centers: [GeoCoordinate], radiusKm: Double = 50) async throws -> Summary {
+    public static func fullScan(store: SQLiteAnimalStore, centers: [GeoCoordinate], radiusKm: Double = 50) async throws -> Summary {
         try await time(centers) { center in
             try await store.pool.read { db in
                 var ranking = NearbyRanking<Int64>(radiusKm: radiusKm)

@@ -18,13 +18,13 @@ public func buildApplication(
 ) async throws -> some ApplicationProtocol {
     let logger = configuration.makeLogger()
     let database = try DatabaseAddress(configuration.database)
-    let store: any BulkLoadingPetStore
+    let store: any BulkLoadingAnimalStore
     var services: [any Service] = []
     switch database {
     case .sqlite(let path):
-        store = try SQLitePetStore(path: path)
+        store = try SQLiteAnimalStore(path: path)
     case .postgres(let postgres):
-        let opened = try await PostgresPetStore(migrating: postgres, logger: logger)
+        let opened = try await PostgresAnimalStore(migrating: postgres, logger: logger)
         store = opened
         services.append(opened.client)
     }

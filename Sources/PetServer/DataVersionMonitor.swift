@@ -15,12 +15,12 @@ public final class DataVersionMonitor<C: Clock<Duration>>: Sendable {
         var readAt: C.Instant
     }
 
-    private let store: any PetStore
+    private let store: any AnimalStore
     private let interval: Duration
     private let clock: C
     private let last = Mutex<Reading?>(nil)
 
-    public init(store: any PetStore, interval: Duration, clock: C) {
+    public init(store: any AnimalStore, interval: Duration, clock: C) {
         self.store = store
         self.interval = interval
         self.clock = clock

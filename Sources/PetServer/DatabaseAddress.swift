@@ -1,16 +1,16 @@
 import Logging
 import PetSpotDomain
 
-/// A ``PetStore`` that the command-line tool also fills in bulk.
-public protocol BulkLoadingPetStore: PetStore {
-    /// Inserts a long sequence in one transaction; see ``SQLitePetStore/insert(streaming:skippingExistingIDs:)``.
+/// A ``AnimalStore`` that the command-line tool also fills in bulk.
+public protocol BulkLoadingAnimalStore: AnimalStore {
+    /// Inserts a long sequence in one transaction; see ``SQLiteAnimalStore/insert(streaming:skippingExistingIDs:)``.
     @discardableResult
     func insert<Animals: Sequence & Sendable>(
         streaming animals: Animals, skippingExistingIDs: Bool
     ) async throws -> Int where Animals.Element == Animal
 }
 
-extension BulkLoadingPetStore {
+extension BulkLoadingAnimalStore {
     /// Adds `count` demo pets when the store holds none; returns how many were added.
     func addDemoPetsIfEmpty(count: Int) async throws -> Int {
         guard count > 0, try await self.count() == 0 else { return 0 }
@@ -18,20 +18,20 @@ extension BulkLoadingPetStore {
     }
 }
 
-extension SQLitePetStore: BulkLoadingPetStore {}
-extension PostgresPetStore: BulkLoadingPetStore {}
+extension SQLiteAnimalStore: BulkLoadingAnimalStore {}
+extension PostgresAnimalStore: BulkLoadingAnimalStore {}
 
 /// Which database a `--database` value names: a `postgres://` (or `postgresql://`) URL selects
-/// ``PostgresPetStore``; anything else is the path of an SQLite file.
+/// ``PostgresAnimalStore``; anything else is the path of an SQLite file.
 public enum DatabaseAddress: Sendable, Equatable, CustomStringConvertible {
     case sqlite(path: String)
-    case postgres(PostgresPetStore.Configuration)
+    case postgres(PostgresAnimalStore.Configuration)
 
-    /// - Throws: ``PostgresPetStoreError/invalidURL(_:reason:)`` for a malformed PostgreSQL URL.
-    public init(_ database: String) throws(PostgresPetStoreError) {
+    /// - Throws: ``PostgresAnimalStoreError/invalidURL(_:reason:)`` for a malformed PostgreSQL URL.
+    public init(_ database: String) throws(PostgresAnimalStoreError) {
         let lowered = database.lowercased()
         if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") {
-            self = .postgres(try PostgresPetStore.Configuration(url: database))
+            self = .postgres(try PostgresAnimalStore.Configuration(url: database))
         } else {
             self = .sqlite(path: database)
         }
@@ -49,14 +49,14 @@ public enum DatabaseAddress: Sendable, Equatable, CustomStringConvertible {
     /// every way out of `body`, a thrown error included.
     public func withStore<Result: Sendable>(
         logger: Logger = PetServerConfiguration.logger(),
-        _ body: (any BulkLoadingPetStore) async throws -> Result
+        _ body: (any BulkLoadingAnimalStore) async throws -> Result
     ) async throws -> Result {
         switch self {
         case .sqlite(let path):
             // The file closes when the last reference to the store goes, at the end of this scope.
-            return try await body(try SQLitePetStore(path: path))
+            return try await body(try SQLiteAnimalStore(path: path))
         case .postgres(let configuration):
-            return try await PostgresPetStore.withStore(configuration, logger: logger) { try await body($0) }
+            return try await PostgresAnimalStore.withStore(configuration, logger: logger) { try await body($0) }
         }
     }
 }

@@ -9,7 +9,7 @@ enum JSONResponse {
         make(body: ByteBuffer(bytes: try PetAPICoding.makeEncoder().encode(value)), status: status, headers: headers)
     }
 
-    /// A response whose body is already JSON (``PetListResponse/jsonBytes()``, a cached page).
+    /// A response whose body is already JSON (``AnimalListResponse/jsonBytes()``, a cached page).
     static func make(body: ByteBuffer, status: HTTPResponse.Status = .ok, headers: HTTPFields = HTTPFields()) -> Response {
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"

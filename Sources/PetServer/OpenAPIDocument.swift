@@ -1,8 +1,8 @@
 import Foundation
 
 /// The OpenAPI 3.1 description of the pets API (`Resources/openapi.yaml`), served at `GET /openapi.yaml`
-/// and read by the tests, which check it against `docs/api.md`. Keep it in step with `PetQuery` and
-/// `PetRoutes`.
+/// and read by the tests, which check it against `docs/api.md`. Keep it in step with `AnimalQuery` and
+/// `AnimalRoutes`.
 enum OpenAPIDocument {
     /// The document's text.
     ///

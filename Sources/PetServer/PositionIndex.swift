@@ -3,7 +3,7 @@ import GRDB
 import PetSpotDomain
 import Synchronization
 
-/// Every stored pet's position, in memory, grouped by 0.05° ``GeoCell``: what ``SQLitePetStore``
+/// Every stored pet's position, in memory, grouped by 0.05° ``GeoCell``: what ``SQLiteAnimalStore``
 /// counts and ranks a nearby query with, so that the database is read only for the page's own rows.
 ///
 /// Each point also keeps its unit vector on the sphere. Comparing the dot product of two unit vectors

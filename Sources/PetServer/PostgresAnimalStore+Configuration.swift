@@ -2,8 +2,8 @@ import Foundation
 import PetSpotDomain
 import PostgresNIO
 
-extension PostgresPetStore {
-    /// Where and how ``PostgresPetStore`` connects, read from a
+extension PostgresAnimalStore {
+    /// Where and how ``PostgresAnimalStore`` connects, read from a
     /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=…&schema=…&pool_size=…]` URL.
     public struct Configuration: Sendable, Equatable {
         /// How the connection is encrypted (the `sslmode` query item, as libpq names it).
@@ -52,11 +52,11 @@ extension PostgresPetStore {
         }
 
         /// Reads a `postgres://` (or `postgresql://`) URL.
-        /// - Throws: ``PostgresPetStoreError/invalidURL(_:reason:)`` naming what is wrong (the password is
+        /// - Throws: ``PostgresAnimalStoreError/invalidURL(_:reason:)`` naming what is wrong (the password is
         ///   never repeated).
-        public init(url: String) throws(PostgresPetStoreError) {
+        public init(url: String) throws(PostgresAnimalStoreError) {
             let shown = Self.redacting(url)
-            func invalid(_ reason: String) -> PostgresPetStoreError { .invalidURL(shown, reason: reason) }
+            func invalid(_ reason: String) -> PostgresAnimalStoreError { .invalidURL(shown, reason: reason) }
             guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
                   ["postgres", "postgresql"].contains(scheme) else {
                 throw invalid("expected postgres://USER@HOST:PORT/DATABASE")

@@ -4,18 +4,18 @@ import PetAPI
 import PetSpotDomain
 import PostgresNIO
 
-/// The ``PetStore`` for deployments that outgrow one machine: PostgreSQL with PostGIS through a pool of
+/// The ``AnimalStore`` for deployments that outgrow one machine: PostgreSQL with PostGIS through a pool of
 /// postgres-nio connections, so any number of stateless API replicas can share one database.
 ///
 /// Locations live in a `geography(Point, 4326)` column with a GiST index. A nearby page lets the index
 /// find candidates (`ST_DWithin`, a hair wider than the radius) and order them (the KNN operator `<->`,
 /// PostGIS's sphere distance); the count adds up per-cell totals (``GeoCell``) kept by the store. The
 /// exact radius test, the distances reported and the order of ties use the same haversine
-/// (``GreatCircle``) as ``SQLitePetStore``, so both stores give identical answers.
+/// (``GreatCircle``) as ``SQLiteAnimalStore``, so both stores give identical answers.
 ///
 /// Use it inside ``withStore(_:logger:_:)``; the server (``buildApplication(configuration:onServerRunning:)``)
 /// runs its pool as one of the application's services. The pool serves queries only while it runs.
-public struct PostgresPetStore: PetStore {
+public struct PostgresAnimalStore: AnimalStore {
     public let configuration: Configuration
     /// The connection pool; a swift-service-lifecycle `Service` that must run while the store is used.
     let client: PostgresClient
@@ -33,7 +33,7 @@ public struct PostgresPetStore: PetStore {
 
     /// Connects once to check the server and PostGIS, creates or upgrades the table, and prepares the pool
     /// (which connects once its ``client`` runs).
-    /// - Throws: ``PostgresPetStoreError`` saying whether the server is unreachable, refused the session,
+    /// - Throws: ``PostgresAnimalStoreError`` saying whether the server is unreachable, refused the session,
     ///   lacks PostGIS, or the migration failed.
     init(migrating configuration: Configuration, logger: Logger = PetServerConfiguration.logger()) async throws {
         var quiet = logger
@@ -50,9 +50,9 @@ public struct PostgresPetStore: PetStore {
     public static func withStore<Result: Sendable>(
         _ configuration: Configuration,
         logger: Logger = PetServerConfiguration.logger(),
-        _ body: (PostgresPetStore) async throws -> Result
+        _ body: (PostgresAnimalStore) async throws -> Result
     ) async throws -> Result {
-        let store = try await PostgresPetStore(migrating: configuration, logger: logger)
+        let store = try await PostgresAnimalStore(migrating: configuration, logger: logger)
         return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
             group.addTask { await store.client.run() }
             defer { group.cancelAll() }
@@ -88,7 +88,7 @@ public struct PostgresPetStore: PetStore {
         }
     }
 
-    public func animals(matching query: PetQuery) async throws -> PetPage {
+    public func animals(matching query: AnimalQuery) async throws -> AnimalPage {
         try await withConnection { connection in
             // One snapshot for the count and the page, as SQLite's read transaction gives.
             try await Self.transaction(on: connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger) {
@@ -101,9 +101,9 @@ public struct PostgresPetStore: PetStore {
         }
     }
 
-    private func newest(on connection: PostgresConnection, query: PetQuery) async throws -> PetPage {
+    private func newest(on connection: PostgresConnection, query: AnimalQuery) async throws -> AnimalPage {
         let total = try await count(on: connection)
-        guard query.limit > 0, query.offset < total else { return PetPage(animals: [], totalCount: total) }
+        guard query.limit > 0, query.offset < total else { return AnimalPage(animals: [], totalCount: total) }
         // One row more than the page, to know whether another follows; after a cursor, as SQLite's.
         let rows: PostgresRowSequence
         if let cursor = query.cursor {
@@ -119,7 +119,7 @@ public struct PostgresPetStore: PetStore {
                 """, logger: logger)
         }
         var animals: [Animal] = []
-        var lastPosition: PetCursor?
+        var lastPosition: AnimalCursor?
         var hasMore = false
         for try await row in rows {
             if animals.count == query.limit {
@@ -129,14 +129,14 @@ public struct PostgresPetStore: PetStore {
             animals.append(try Self.animal(from: row, distanceKm: nil))
             // Where the next page would start: the stored time exactly, not one that went through Date.
             let columns = row.makeRandomAccess()
-            lastPosition = PetCursor(
+            lastPosition = AnimalCursor(
                 publishedAt: try columns["published_at"].decode(Double.self), id: try columns["id"].decode(String.self)
             )
         }
-        return PetPage(animals: animals, totalCount: total, nextCursor: hasMore ? lastPosition : nil)
+        return AnimalPage(animals: animals, totalCount: total, nextCursor: hasMore ? lastPosition : nil)
     }
 
-    /// Runs `body` on a pooled connection. Fails with ``PostgresPetStoreError/timedOut(url:after:)`` when
+    /// Runs `body` on a pooled connection. Fails with ``PostgresAnimalStoreError/timedOut(url:after:)`` when
     /// it takes longer than the operation timeout, or with `timeoutAfterLease: false` (bulk loads) only
     /// when no connection could be had in time: postgres-nio's pool would wait for the server forever.
     /// Statements are bounded by the server's `statement_timeout` either way.
@@ -158,7 +158,7 @@ public struct PostgresPetStore: PetStore {
                 try await Task.sleep(for: timeout)
                 let leased = await lease.isLeased
                 if timeoutAfterLease || !leased {
-                    throw PostgresPetStoreError.timedOut(url: url, after: timeout)
+                    throw PostgresAnimalStoreError.timedOut(url: url, after: timeout)
                 }
                 return nil
             }
@@ -212,7 +212,7 @@ private actor LeaseSignal {
 
 // MARK: - Insert
 
-extension PostgresPetStore {
+extension PostgresAnimalStore {
     /// Rows sent per INSERT statement (as arrays, unpacked with `unnest`).
     private static let batchSize = 5_000
     /// Loads at least this large are followed by `ANALYZE`.
@@ -270,7 +270,7 @@ extension PostgresPetStore {
         for (offset, animal) in batch.enumerated() { try animal.validateForStoring(index: start + offset) }
         let ids = batch.map(\.id)
         if !skippingExistingIDs, let index = try await firstTakenID(ids, on: connection) {
-            throw PetStoreError.duplicateID(index: start + index, id: ids[index])
+            throw AnimalStoreError.duplicateID(index: start + index, id: ids[index])
         }
         let photos = batch.map { $0.photoURL?.absoluteString ?? "" }
         let hasPhoto = batch.map { $0.photoURL != nil }
@@ -302,7 +302,7 @@ extension PostgresPetStore {
             // Another writer stored one of these ids since the check above; the server names it.
             let detail = error.serverInfo?[.detail] ?? ""
             let index = ids.indices.first { detail.contains("=(\(ids[$0]))") } ?? 0
-            throw PetStoreError.duplicateID(index: start + index, id: ids[index])
+            throw AnimalStoreError.duplicateID(index: start + index, id: ids[index])
         }
     }
 
@@ -334,7 +334,7 @@ extension PostgresPetStore {
 
 // MARK: - Nearby
 
-extension PostgresPetStore {
+extension PostgresAnimalStore {
     /// How far PostGIS's sphere distance (radius 6371008.7714 m) may stray from ``GreatCircle``'s
     /// haversine (radius 6371008.8 m): about 5e-9 of the distance plus rounding; the slack is far wider.
     private static let relativeSlack = 1e-6
@@ -346,7 +346,7 @@ extension PostgresPetStore {
     ///    are added up; the pets of cells on its rim are checked one by one with the haversine.
     /// 2. Page: the index orders candidates with the KNN operator `<->`; enough of the nearest are read
     ///    to be sure that no unread one can rank within the page, then ranked by (haversine, id).
-    private func nearby(on connection: PostgresConnection, center: GeoCoordinate, query: PetQuery) async throws -> PetPage {
+    private func nearby(on connection: PostgresConnection, center: GeoCoordinate, query: AnimalQuery) async throws -> AnimalPage {
         let radiusKm = query.radiusKm
         let outer = radiusKm * 1000 * (1 + Self.relativeSlack) + Self.absoluteSlackMeters
         func haversine(_ lat: Double, _ lon: Double) -> Double {
@@ -354,7 +354,7 @@ extension PostgresPetStore {
         }
 
         let total = try await count(on: connection, center: center, radiusKm: radiusKm)
-        guard query.offset < total, query.limit > 0 else { return PetPage(animals: [], totalCount: total) }
+        guard query.offset < total, query.limit > 0 else { return AnimalPage(animals: [], totalCount: total) }
         let (end, overflow) = query.offset.addingReportingOverflow(query.limit)
         let needed = overflow ? total : min(total, end)
 
@@ -401,7 +401,7 @@ extension PostgresPetStore {
             animal.distanceKm = entry.distanceKm
             return animal
         }
-        return PetPage(animals: page, totalCount: total)
+        return AnimalPage(animals: page, totalCount: total)
     }
 
     /// Exact number of pets within `radiusKm`: per-cell totals for cells wholly inside, the haversine for
@@ -443,10 +443,10 @@ extension PostgresPetStore {
 
 // MARK: - Benchmark
 
-extension PetStoreBenchmark {
+extension AnimalStoreBenchmark {
     /// The same queries on PostgreSQL answered without the index: every row's coordinates are read and
     /// checked with the haversine, as ``fullScan(store:centers:radiusKm:)`` does on SQLite.
-    public static func fullScan(store: PostgresPetStore, centers: [GeoCoordinate], radiusKm: Double = 50) async throws -> Summary {
+    public static func fullScan(store: PostgresAnimalStore, centers: [GeoCoordinate], radiusKm: Double = 50) async throws -> Summary {
         try await time(centers) { center in
             try await store.withConnection(timeoutAfterLease: false) { connection in
                 var ranking = NearbyRanking<Int>(radiusKm: radiusKm)

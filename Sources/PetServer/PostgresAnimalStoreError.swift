@@ -1,8 +1,8 @@
 import PostgresNIO
 
-/// Why ``PostgresPetStore`` could not start or answer, in words an operator can act on. Never includes
+/// Why ``PostgresAnimalStore`` could not start or answer, in words an operator can act on. Never includes
 /// the password.
-public enum PostgresPetStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum PostgresAnimalStoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The `--database` URL is malformed.
     case invalidURL(String, reason: String)
     /// Nothing answered at the address (refused, unresolvable host, timeout).
@@ -53,7 +53,7 @@ public enum PostgresPetStoreError: Error, Equatable, Sendable, CustomStringConve
     }
 
     /// Sorts a failure to open a session into "nothing there" and "refused".
-    static func connecting(_ error: any Error, url: String) -> PostgresPetStoreError {
+    static func connecting(_ error: any Error, url: String) -> PostgresAnimalStoreError {
         if let error = error as? PSQLError, error.serverInfo != nil {
             return .connectionRefused(url: url, reason: reason(error))
         }

@@ -1,7 +1,7 @@
 import Logging
 import PostgresNIO
 
-/// Checks a PostgreSQL database before ``PostgresPetStore`` uses it and brings its schema up to date.
+/// Checks a PostgreSQL database before ``PostgresAnimalStore`` uses it and brings its schema up to date.
 ///
 /// Runs on one plain connection (not the pool), so an unreachable server or a refused login fails at
 /// once with a clear error instead of leaving requests waiting. Several replicas may start together:
@@ -68,7 +68,7 @@ enum PostgresMigration {
     /// An arbitrary constant shared by every PetSpot replica: the key of the migration lock.
     static let lockKey: Int64 = 0x5045_5453_504F_5431
 
-    static func run(_ configuration: PostgresPetStore.Configuration, logger: Logger) async throws {
+    static func run(_ configuration: PostgresAnimalStore.Configuration, logger: Logger) async throws {
         let url = configuration.displayURL
         let connection: PostgresConnection
         do {
@@ -76,7 +76,7 @@ enum PostgresMigration {
                 configuration: try configuration.connectionConfiguration(), id: 1, logger: logger
             )
         } catch {
-            throw PostgresPetStoreError.connecting(error, url: url)
+            throw PostgresAnimalStoreError.connecting(error, url: url)
         }
         do {
             try await enablePostGIS(on: connection, url: url, logger: logger)
@@ -84,14 +84,14 @@ enum PostgresMigration {
                 if try await isReadOnly(connection, logger: logger) {
                     try await checkMigrated(on: connection, schema: configuration.schema, url: url, logger: logger)
                 } else {
-                    try await PostgresPetStore.transaction(on: connection, logger: logger) {
+                    try await PostgresAnimalStore.transaction(on: connection, logger: logger) {
                         try await migrate(on: connection, schema: configuration.schema, logger: logger)
                     }
                 }
-            } catch let error as PostgresPetStoreError {
+            } catch let error as PostgresAnimalStoreError {
                 throw error
             } catch {
-                throw PostgresPetStoreError.migrationFailed(url: url, reason: PostgresPetStoreError.reason(error))
+                throw PostgresAnimalStoreError.migrationFailed(url: url, reason: PostgresAnimalStoreError.reason(error))
             }
         } catch {
             try? await connection.close()
@@ -106,12 +106,12 @@ enum PostgresMigration {
         ).collect().first?.decode(Int.self) ?? 0
         guard installed == 0 else { return }
         do {
-            try await PostgresPetStore.transaction(on: connection, logger: logger) {
+            try await PostgresAnimalStore.transaction(on: connection, logger: logger) {
                 try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
                 try await connection.query("CREATE EXTENSION IF NOT EXISTS postgis", logger: logger)
             }
         } catch {
-            throw PostgresPetStoreError.postGISMissing(url: url, reason: PostgresPetStoreError.reason(error))
+            throw PostgresAnimalStoreError.postGISMissing(url: url, reason: PostgresAnimalStoreError.reason(error))
         }
     }
 
@@ -137,7 +137,7 @@ enum PostgresMigration {
         }
         let latest = steps(schema: schema).map(\.version).max() ?? 0
         guard applied.contains(latest) else {
-            throw PostgresPetStoreError.migrationFailed(
+            throw PostgresAnimalStoreError.migrationFailed(
                 url: url,
                 reason: "the database is read-only (a read replica?) and schema \(schema) is not at version \(latest); "
                     + "start one server against the primary first, it migrates"

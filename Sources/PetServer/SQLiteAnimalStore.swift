@@ -3,12 +3,12 @@ import GRDB
 import PetAPI
 import PetSpotDomain
 
-/// The embedded ``PetStore``: one SQLite file through GRDB, in WAL mode.
+/// The embedded ``AnimalStore``: one SQLite file through GRDB, in WAL mode.
 ///
 /// Nearby queries are counted and ranked in memory, over every pet's position (``PositionIndex``,
 /// caught up with the data version inside the query's own read transaction); the database is read
 /// only for the rows of the page.
-public struct SQLitePetStore: PetStore {
+public struct SQLiteAnimalStore: AnimalStore {
     let pool: DatabasePool
     private let positions = PositionIndexCache()
     /// The database file.
@@ -161,7 +161,7 @@ public struct SQLitePetStore: PetStore {
         }
     }
 
-    public func animals(matching query: PetQuery) async throws -> PetPage {
+    public func animals(matching query: AnimalQuery) async throws -> AnimalPage {
         try await pool.read { [positions] db in
             if let center = query.center {
                 try Self.nearby(db, center: center, query: query, index: positions.index(in: db))
@@ -204,7 +204,7 @@ public struct SQLitePetStore: PetStore {
                     animal.publishedAt.timeIntervalSince1970,
                 ])
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-                throw PetStoreError.duplicateID(index: index, id: animal.id)
+                throw AnimalStoreError.duplicateID(index: index, id: animal.id)
             }
             if skippingExistingIDs, db.changesCount == 0 { continue }
             added += 1
@@ -215,9 +215,9 @@ public struct SQLitePetStore: PetStore {
         return added
     }
 
-    private static func newest(_ db: Database, query: PetQuery) throws -> PetPage {
+    private static func newest(_ db: Database, query: AnimalQuery) throws -> AnimalPage {
         let total = try count(db)
-        guard query.limit > 0, query.offset < total else { return PetPage(animals: [], totalCount: total) }
+        guard query.limit > 0, query.offset < total else { return AnimalPage(animals: [], totalCount: total) }
         // One row more than the page, to know whether another follows. After a cursor the index is
         // entered at its time: rows of that time up to its id are skipped, never counted past.
         let rows: [Row]
@@ -235,8 +235,8 @@ public struct SQLitePetStore: PetStore {
         }
         let animals = try rows.prefix(query.limit).map { try animal(from: $0, distanceKm: nil) }
         let next = rows.count > query.limit
-            ? PetCursor(publishedAt: rows[query.limit - 1][12], id: rows[query.limit - 1][0]) : nil
-        return PetPage(animals: animals, totalCount: total, nextCursor: next)
+            ? AnimalCursor(publishedAt: rows[query.limit - 1][12], id: rows[query.limit - 1][0]) : nil
+        return AnimalPage(animals: animals, totalCount: total, nextCursor: next)
     }
 
     /// The animal of a row that starts with ``columns``, read by position (by name, GRDB would
@@ -255,23 +255,23 @@ public struct SQLitePetStore: PetStore {
 
 // MARK: - Nearby
 
-/// The nearby query of ``SQLitePetStore``: ``PositionIndex`` counts the pets within the radius and
+/// The nearby query of ``SQLiteAnimalStore``: ``PositionIndex`` counts the pets within the radius and
 /// names those that can make the page with their exact distances; only their rows are read, and ties
 /// in distance are broken by id.
-extension SQLitePetStore {
-    private static func nearby(_ db: Database, center: GeoCoordinate, query: PetQuery, index: PositionIndex) throws -> PetPage {
+extension SQLiteAnimalStore {
+    private static func nearby(_ db: Database, center: GeoCoordinate, query: AnimalQuery, index: PositionIndex) throws -> AnimalPage {
         let (needed, overflow) = query.offset.addingReportingOverflow(query.limit)
         let nearest = index.nearest(
             center: center, radiusKm: query.radiusKm, offset: query.offset, needed: overflow ? .max : needed
         )
-        guard query.offset < nearest.totalCount else { return PetPage(animals: [], totalCount: nearest.totalCount) }
+        guard query.offset < nearest.totalCount else { return AnimalPage(animals: [], totalCount: nearest.totalCount) }
         return try page(db, leading: nearest.leading, query: query, totalCount: nearest.totalCount)
     }
 
     /// The requested page out of the candidates for the first `offset + limit` places.
     private static func page(
-        _ db: Database, leading: [NearbyRanking<Int64>.Candidate], query: PetQuery, totalCount: Int
-    ) throws -> PetPage {
+        _ db: Database, leading: [NearbyRanking<Int64>.Candidate], query: AnimalQuery, totalCount: Int
+    ) throws -> AnimalPage {
         let end = min(totalCount, query.offset + query.limit)
         if leading.count <= 2 * query.limit + 8 {
             return try smallPage(db, leading: leading, query: query, end: end, totalCount: totalCount)
@@ -296,13 +296,13 @@ extension SQLitePetStore {
             let seq: Int64 = row[13]
             animals[seq] = try animal(from: row, distanceKm: distances[seq])
         }
-        return PetPage(animals: window.compactMap { animals[$0.key] }, totalCount: totalCount)
+        return AnimalPage(animals: window.compactMap { animals[$0.key] }, totalCount: totalCount)
     }
 
     /// The page when few candidates lead: read them whole at once, order by (distance, id), cut.
     private static func smallPage(
-        _ db: Database, leading: [NearbyRanking<Int64>.Candidate], query: PetQuery, end: Int, totalCount: Int
-    ) throws -> PetPage {
+        _ db: Database, leading: [NearbyRanking<Int64>.Candidate], query: AnimalQuery, end: Int, totalCount: Int
+    ) throws -> AnimalPage {
         let distances = Dictionary(uniqueKeysWithValues: leading.map { ($0.key, $0.distanceKm) })
         // At most 2 × limit + 8 placeholders: few enough statements to keep them all prepared.
         let sql = "SELECT \(columns), seq FROM pet WHERE seq IN (\(databaseQuestionMarks(count: leading.count)))"
@@ -313,6 +313,6 @@ extension SQLitePetStore {
         }
         animals.sort { ($0.distanceKm ?? 0, $0.id) < ($1.distanceKm ?? 0, $1.id) }
         let window = animals[min(query.offset, animals.count)..<min(end, animals.count)]
-        return PetPage(animals: Array(window), totalCount: totalCount)
+        return AnimalPage(animals: Array(window), totalCount: totalCount)
     }
 }

@@ -35,7 +35,7 @@ public struct LogLine: Sendable, Equatable {
     }
 
     /// A pet as the storyboard shows it; not part of the printed log.
-    public struct PetPreview: Sendable, Equatable {
+    public struct AnimalPreview: Sendable, Equatable {
         public var name: String
         public var species: String
         public var breed: String
@@ -49,7 +49,7 @@ public struct LogLine: Sendable, Equatable {
     /// Extra fields, in the order they print.
     public var fields: [(String, Value)]
     /// The first pets of a shown listing, for the storyboard.
-    public var preview: [PetPreview] = []
+    public var preview: [AnimalPreview] = []
 
     public init(atMs: Int, source: Source, event: String, fields: [(String, Value)] = []) {
         self.atMs = atMs

@@ -281,7 +281,7 @@ extension ScenarioRun {
         case .queryFailed(let reason): log(.app, "queryFailed", [("message", .string(reason))])
         case .listingShown(let count, let withLocation):
             log(.app, "listingShown", [("count", .int(count)), ("withLocation", .bool(withLocation))])
-            lines[lines.count - 1].preview = (viewModel?.animals ?? []).prefix(3).map(LogLine.PetPreview.init)
+            lines[lines.count - 1].preview = (viewModel?.animals ?? []).prefix(3).map(LogLine.AnimalPreview.init)
         case .customPopupShown(let reason): log(.app, "customPopupShown", [("reason", .string(reason.rawValue))])
         case .noPetsNearby: log(.app, "noPetsNearby")
         case .refreshRequested: log(.app, "refreshRequested")
@@ -321,7 +321,7 @@ extension ScenarioRun {
     }
 }
 
-extension LogLine.PetPreview {
+extension LogLine.AnimalPreview {
     init(_ animal: Animal) {
         self.init(
             name: animal.name,

@@ -141,7 +141,7 @@ private struct Teller {
         return text("summary_format", parts.joined(separator: text("list_separator")))
     }
 
-    func petLine(_ pet: LogLine.PetPreview) -> String {
+    func petLine(_ pet: LogLine.AnimalPreview) -> String {
         let species = Animal.Species(rawValue: pet.species).map { L10n.species($0, localizer) } ?? pet.species
         guard let kilometres = pet.distanceKm else {
             return text("pet_line", pet.name, pet.breed, species, pet.city)

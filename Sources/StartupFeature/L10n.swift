@@ -59,7 +59,7 @@ public enum L10n {
         table.string(Key.listDistanceFormat.rawValue, localizer.language, localizer.distance(distance))
     }
 
-    /// The radius of a search near the person: the server's default (`PetQuery.defaultRadiusKm`),
+    /// The radius of a search near the person: the server's default (`AnimalQuery.defaultRadiusKm`),
     /// which the app does not override.
     public static let searchRadius = Measurement(value: 50, unit: UnitLength.kilometers)
 

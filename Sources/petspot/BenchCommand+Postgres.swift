@@ -4,11 +4,11 @@ import PetSpotDomain
 extension BenchCommand.Store {
     /// The SQLite store benchmark repeated on PostgreSQL: the same deterministic demo pets and the same
     /// query centres, so the two stores' figures compare directly.
-    func benchmarkPostgres(_ configuration: PostgresPetStore.Configuration, centers: [GeoCoordinate]) async throws {
-        try await PostgresPetStore.withStore(configuration) { store in try await benchmark(store, configuration, centers: centers) }
+    func benchmarkPostgres(_ configuration: PostgresAnimalStore.Configuration, centers: [GeoCoordinate]) async throws {
+        try await PostgresAnimalStore.withStore(configuration) { store in try await benchmark(store, configuration, centers: centers) }
     }
 
-    private func benchmark(_ store: PostgresPetStore, _ configuration: PostgresPetStore.Configuration, centers: [GeoCoordinate]) async throws {
+    private func benchmark(_ store: PostgresAnimalStore, _ configuration: PostgresAnimalStore.Configuration, centers: [GeoCoordinate]) async throws {
         let clock = ContinuousClock()
         let existing = try await store.count()
         if existing < pets {
@@ -21,8 +21,8 @@ extension BenchCommand.Store {
             }
         }
         print("store: \(try await store.count()) pets in \(configuration.displayURL) (schema \(configuration.schema))")
-        _ = try await PetStoreBenchmark.nearby(store: store, centers: Array(centers.prefix(50)))
-        print("nearby (PostGIS GiST, ST_DWithin + KNN <-> + haversine), 50 km, limit 20: \(try await PetStoreBenchmark.nearby(store: store, centers: centers))")
-        print("full scan + haversine (rows read over the wire),        50 km, limit 20: \(try await PetStoreBenchmark.fullScan(store: store, centers: Array(centers.prefix(scanQueries))))")
+        _ = try await AnimalStoreBenchmark.nearby(store: store, centers: Array(centers.prefix(50)))
+        print("nearby (PostGIS GiST, ST_DWithin + KNN <-> + haversine), 50 km, limit 20: \(try await AnimalStoreBenchmark.nearby(store: store, centers: centers))")
+        print("full scan + haversine (rows read over the wire),        50 km, limit 20: \(try await AnimalStoreBenchmark.fullScan(store: store, centers: Array(centers.prefix(scanQueries))))")
     }
 }

@@ -59,7 +59,7 @@ struct BenchCommand: AsyncParsableCommand {
             let address = try database.map { try DatabaseAddress($0) }
             var path = temporary.appendingPathComponent("store.sqlite").path
             if case .sqlite(let file) = address { path = file }
-            let store = try SQLitePetStore(path: path)
+            let store = try SQLiteAnimalStore(path: path)
             let existing = try await store.count()
             if existing < pets {
                 let elapsed = try await clock.measure {
@@ -68,10 +68,10 @@ struct BenchCommand: AsyncParsableCommand {
                 report("inserted \(pets - existing) pets in \(elapsed) (one transaction)")
             }
             report("store: \(try await store.count()) pets in \(path)")
-            let centers = PetStoreBenchmark.centers(count: queries)
-            _ = try await PetStoreBenchmark.nearby(store: store, centers: Array(centers.prefix(50)))
-            report("nearby (in-memory positions + haversine), 50 km, limit 20: \(try await PetStoreBenchmark.nearby(store: store, centers: centers))")
-            report("full scan + haversine,        50 km, limit 20: \(try await PetStoreBenchmark.fullScan(store: store, centers: Array(centers.prefix(scanQueries))))")
+            let centers = AnimalStoreBenchmark.centers(count: queries)
+            _ = try await AnimalStoreBenchmark.nearby(store: store, centers: Array(centers.prefix(50)))
+            report("nearby (in-memory positions + haversine), 50 km, limit 20: \(try await AnimalStoreBenchmark.nearby(store: store, centers: centers))")
+            report("full scan + haversine,        50 km, limit 20: \(try await AnimalStoreBenchmark.fullScan(store: store, centers: Array(centers.prefix(scanQueries))))")
             if case .postgres(let configuration) = address { try await benchmarkPostgres(configuration, centers: centers) }
             if httpPets > 0 { try await benchmarkHTTP(directory: temporary) }
         }
@@ -79,7 +79,7 @@ struct BenchCommand: AsyncParsableCommand {
         private func benchmarkHTTP(directory: URL) async throws {
             let path = directory.appendingPathComponent("http.sqlite").path
             // Rounded as the app sends them (departure 6).
-            let locations = try PetStoreBenchmark.centers(count: 500).map {
+            let locations = try AnimalStoreBenchmark.centers(count: 500).map {
                 try UserLocation(latitude: $0.latitude, longitude: $0.longitude).rounded(toDecimals: 2)
             }
             let server = try await startPetServer(
@@ -99,7 +99,7 @@ struct BenchCommand: AsyncParsableCommand {
                 throw error
             }
             await server.stop()
-            let summary = PetStoreBenchmark.Summary(durations: load.durations, matches: [])
+            let summary = AnimalStoreBenchmark.Summary(durations: load.durations, matches: [])
             report(String(
                 format: "HTTP GET /api/pets?lat&lon (%d pets, %d clients, %d requests): %.0f requests/s, median %.3f ms, p99 %.3f ms",
                 httpPets, load.clients, load.durations.count, load.requestsPerSecond, summary.medianMs, summary.p99Ms

@@ -24,11 +24,11 @@ struct ImportCommand: AsyncParsableCommand {
             throw CommandError("cannot read \(file): \(error.localizedDescription)")
         }
         do {
-            let animals = try PetImporter.parse(data)
+            let animals = try AnimalImporter.parse(data)
             let address = try DatabaseAddress(database)
-            let imported = try await address.withStore { try await PetImporter.importPets(animals, into: $0) }
+            let imported = try await address.withStore { try await AnimalImporter.importPets(animals, into: $0) }
             print("imported \(imported) pets into \(address)")
-        } catch let error as PetImportError {
+        } catch let error as AnimalImportError {
             throw CommandError("\(file): \(error); nothing was imported")
         }
     }

@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func givenPaginationOfSevenWithLimitThree_whenBuilt_thenThreePages() {
-        #expect(PetListResponse.Pagination(page: 1, limit: 3, totalCount: 7).totalPages == 3)
-        #expect(PetListResponse.Pagination(page: 1, limit: 3, totalCount: 0).totalPages == 0)
+        #expect(AnimalListResponse.Pagination(page: 1, limit: 3, totalCount: 7).totalPages == 3)
+        #expect(AnimalListResponse.Pagination(page: 1, limit: 3, totalCount: 0).totalPages == 0)
     }
 }

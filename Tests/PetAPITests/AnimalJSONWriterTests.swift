@@ -5,7 +5,7 @@ import Testing
 
 /// The server writes its bodies with `jsonBytes()`; clients read them with `PetAPICoding`. The two
 /// must agree byte for byte, so every case compares with `PetAPICoding.makeEncoder()`.
-@Suite struct PetJSONWriterTests {
+@Suite struct AnimalJSONWriterTests {
     private static let hostileStrings = [
         "", "plain", "quote \" and backslash \\", "slash / and </script>", "tab\tnewline\nreturn\r",
         "\u{8}\u{C}\u{0}\u{1}\u{1F}\u{7F}", "Kraków, São Paulo, Reykjavík", "東京 🐕‍🦺 👍🏽", "\u{2028}\u{2029}",
@@ -56,7 +56,7 @@ import Testing
         for size in [0, 1, 2, 20, 100] {
             let animals = (0..<size).map { _ in randomDTO(&random) }
             for cursor in [nil, "1767225594.0~demo-474606", "\"~\\"] {
-                let page = PetListResponse(
+                let page = AnimalListResponse(
                     animals: animals,
                     pagination: .init(page: 3, limit: 20, totalCount: 1_000_001, nextCursor: cursor)
                 )

@@ -2,24 +2,24 @@ import PetAPI
 import PetSpotDomain
 import Testing
 
-@Suite struct PetQueryTests {
-    private func parse(_ pairs: [(String, String)]) throws(PetQueryError) -> PetQuery {
-        try PetQuery.parse(pairs.map { (name: $0.0, value: $0.1) })
+@Suite struct AnimalQueryTests {
+    private func parse(_ pairs: [(String, String)]) throws(AnimalQueryError) -> AnimalQuery {
+        try AnimalQuery.parse(pairs.map { (name: $0.0, value: $0.1) })
     }
 
     @Test func givenNoParameters_whenParsing_thenDefaultsWithoutCenter() throws {
-        #expect(try parse([]) == PetQuery(center: nil, radiusKm: 50, limit: 20, page: 1))
+        #expect(try parse([]) == AnimalQuery(center: nil, radiusKm: 50, limit: 20, page: 1))
     }
 
     @Test func givenEveryParameter_whenParsing_thenAllValuesKept() throws {
         let query = try parse([("lat", "-33.87"), ("lon", "151.21"), ("radiusKm", "12.5"), ("limit", "7"), ("page", "3")])
-        #expect(query == PetQuery(center: try GeoCoordinate(latitude: -33.87, longitude: 151.21), radiusKm: 12.5, limit: 7, page: 3))
+        #expect(query == AnimalQuery(center: try GeoCoordinate(latitude: -33.87, longitude: 151.21), radiusKm: 12.5, limit: 7, page: 3))
         #expect(query.offset == 14)
     }
 
     @Test(arguments: ["nan", "inf", "-infinity", "1e400", "-1e400", "91", ""])
     func givenNonFiniteOrOutOfRangeLatitude_whenParsing_thenLatIsNamed(_ value: String) {
-        #expect(throws: PetQueryError.self) { try parse([("lat", value), ("lon", "0")]) }
+        #expect(throws: AnimalQueryError.self) { try parse([("lat", value), ("lon", "0")]) }
         do {
             _ = try parse([("lat", value), ("lon", "0")])
         } catch {
@@ -33,21 +33,21 @@ import Testing
     }
 
     @Test func givenHugePage_whenComputingOffset_thenItSaturatesInsteadOfOverflowing() {
-        #expect(PetQuery(limit: 100, page: .max).offset == .max)
+        #expect(AnimalQuery(limit: 100, page: .max).offset == .max)
     }
 
     @Test func givenQueryWithCenterAndDefaults_whenEncoding_thenOnlyCoordinatesAreSent() throws {
-        let query = PetQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01))
+        let query = AnimalQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01))
         #expect(query.queryItems.map { "\($0.name)=\($0.value)" } == ["lat=52.23", "lon=21.01"])
     }
 
     @Test func givenQueryWithoutCenter_whenEncoding_thenRadiusIsNeverSent() {
-        let query = PetQuery(center: nil, radiusKm: 10, limit: 5, page: 2)
+        let query = AnimalQuery(center: nil, radiusKm: 10, limit: 5, page: 2)
         #expect(query.queryItems.map { "\($0.name)=\($0.value)" } == ["limit=5", "page=2"])
     }
 
     @Test func givenEncodedQuery_whenParsedBack_thenSameQuery() throws {
-        let query = PetQuery(center: try GeoCoordinate(latitude: -0.5, longitude: 179.9), radiusKm: 7.5, limit: 33, page: 4)
-        #expect(try PetQuery.parse(query.queryItems) == query)
+        let query = AnimalQuery(center: try GeoCoordinate(latitude: -0.5, longitude: 179.9), radiusKm: 7.5, limit: 33, page: 4)
+        #expect(try AnimalQuery.parse(query.queryItems) == query)
     }
 }

@@ -5,7 +5,7 @@ import PetServer
 import PetSpotDomain
 
 /// Hand-placed animals and throwaway databases for the server tests.
-enum PetFixtures {
+enum AnimalFixtures {
     /// Kilometres per degree of latitude on the test sphere (distance along a meridian).
     static let kmPerDegree = GreatCircle.earthRadiusKm * .pi / 180
 
@@ -40,15 +40,15 @@ enum PetFixtures {
         _ animals: [Animal], path: String = temporaryDatabasePath(),
         responseCacheEntries: Int = PetServerConfiguration.defaultResponseCacheEntries
     ) async throws -> some ApplicationProtocol {
-        if !animals.isEmpty { try await SQLitePetStore(path: path).insert(animals) }
+        if !animals.isEmpty { try await SQLiteAnimalStore(path: path).insert(animals) }
         return try await buildApplication(configuration: PetServerConfiguration(
             port: 0, database: path, demoPetsWhenEmpty: 0, logLevel: .error,
             responseCacheEntries: responseCacheEntries, dataVersionInterval: .zero
         ))
     }
 
-    static func sqliteStore(_ animals: [Animal] = []) async throws -> SQLitePetStore {
-        let store = try SQLitePetStore(path: temporaryDatabasePath())
+    static func sqliteStore(_ animals: [Animal] = []) async throws -> SQLiteAnimalStore {
+        let store = try SQLiteAnimalStore(path: temporaryDatabasePath())
         if !animals.isEmpty { try await store.insert(animals) }
         return store
     }

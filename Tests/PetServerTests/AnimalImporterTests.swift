@@ -4,7 +4,7 @@ import PetServer
 import PetSpotDomain
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct PetImporterTests {
+@Suite(.timeLimit(.minutes(1))) struct AnimalImporterTests {
     private func record(_ id: String, lat: Any = 52.23, species: Any = "dog") -> [String: Any] {
         [
             "id": id, "name": "Burek", "species": species, "breed": "Mixed Breed", "sex": "male", "ageMonths": 30,
@@ -18,25 +18,25 @@ import Testing
     }
 
     @Test func givenValidArray_whenImporting_thenAllStoredAndSearchable() async throws {
-        let store = try await PetFixtures.sqliteStore()
-        let count = try await PetImporter.importPets(try json([record("a"), record("b")]), into: store)
+        let store = try await AnimalFixtures.sqliteStore()
+        let count = try await AnimalImporter.importPets(try json([record("a"), record("b")]), into: store)
         #expect(count == 2)
-        let nearby = try await store.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01)))
+        let nearby = try await store.animals(matching: AnimalQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01)))
         #expect(nearby.animals.map(\.id) == ["a", "b"])
         #expect(try await store.animal(id: "a")?.publishedAt == Date(timeIntervalSince1970: 1_748_779_200))
     }
 
     @Test func givenListResponseBody_whenImporting_thenItsAnimalsAreStored() async throws {
-        let store = try await PetFixtures.sqliteStore()
+        let store = try await AnimalFixtures.sqliteStore()
         let body = ["animals": [record("x")], "pagination": ["page": 1, "limit": 20, "totalCount": 1, "totalPages": 1]] as [String: Any]
-        #expect(try await PetImporter.importPets(try json(body), into: store) == 1)
+        #expect(try await AnimalImporter.importPets(try json(body), into: store) == 1)
     }
 
     @Test func givenOutOfRangeLatitudeInThirdRecord_whenImporting_thenErrorNamesIndexAndFieldAndNothingIsStored() async throws {
-        let store = try await PetFixtures.sqliteStore()
+        let store = try await AnimalFixtures.sqliteStore()
         let data = try json([record("a"), record("b"), record("c", lat: 95)])
-        await #expect(throws: PetImportError(index: 2, field: "location.lat", message: "must be a finite number between -90 and 90")) {
-            _ = try await PetImporter.importPets(data, into: store)
+        await #expect(throws: AnimalImportError(index: 2, field: "location.lat", message: "must be a finite number between -90 and 90")) {
+            _ = try await AnimalImporter.importPets(data, into: store)
         }
         #expect(try await store.count() == 0)
     }
@@ -44,21 +44,21 @@ import Testing
     @Test func givenMissingField_whenParsing_thenErrorNamesIt() throws {
         var broken = record("a")
         broken["shelter"] = ["name": "Paws"]
-        #expect(throws: PetImportError(index: 1, field: "shelter.city", message: "is missing")) {
-            try PetImporter.parse(try json([record("ok"), broken]))
+        #expect(throws: AnimalImportError(index: 1, field: "shelter.city", message: "is missing")) {
+            try AnimalImporter.parse(try json([record("ok"), broken]))
         }
     }
 
     @Test func givenWrongType_whenParsing_thenErrorNamesField() throws {
-        #expect(throws: PetImportError(index: 0, field: "location.lat", message: "must be a number")) {
-            try PetImporter.parse(try json([record("a", lat: "north")]))
+        #expect(throws: AnimalImportError(index: 0, field: "location.lat", message: "must be a number")) {
+            try AnimalImporter.parse(try json([record("a", lat: "north")]))
         }
     }
 
     @Test func givenUnknownSpecies_whenParsing_thenErrorNamesSpecies() throws {
         let data = try json([record("a", species: "dragon")])
         do {
-            _ = try PetImporter.parse(data)
+            _ = try AnimalImporter.parse(data)
             Issue.record("expected an error")
         } catch {
             #expect(error.index == 0)
@@ -67,15 +67,15 @@ import Testing
     }
 
     @Test func givenIdRepeatedInFile_whenParsing_thenSecondOccurrenceIsNamed() throws {
-        #expect(throws: PetImportError(index: 2, field: "id", message: "\"a\" repeats record 0")) {
-            try PetImporter.parse(try json([record("a"), record("b"), record("a")]))
+        #expect(throws: AnimalImportError(index: 2, field: "id", message: "\"a\" repeats record 0")) {
+            try AnimalImporter.parse(try json([record("a"), record("b"), record("a")]))
         }
     }
 
     @Test func givenIdAlreadyInDatabase_whenImporting_thenErrorNamesRecordAndNothingIsAdded() async throws {
-        let store = try await PetFixtures.sqliteStore([try PetFixtures.animal("taken", lat: 1, lon: 1)])
-        await #expect(throws: PetImportError(index: 1, field: "id", message: "\"taken\" is already in the database")) {
-            _ = try await PetImporter.importPets(try json([record("fresh"), record("taken")]), into: store)
+        let store = try await AnimalFixtures.sqliteStore([try AnimalFixtures.animal("taken", lat: 1, lon: 1)])
+        await #expect(throws: AnimalImportError(index: 1, field: "id", message: "\"taken\" is already in the database")) {
+            _ = try await AnimalImporter.importPets(try json([record("fresh"), record("taken")]), into: store)
         }
         #expect(try await store.count() == 1)
     }
@@ -83,7 +83,7 @@ import Testing
     @Test(arguments: ["not json", "{\"pets\": []}", "42"])
     func givenFileThatIsNotAnArrayOfAnimals_whenParsing_thenWholeFileErrorWithoutIndex(_ text: String) {
         do {
-            _ = try PetImporter.parse(Data(text.utf8))
+            _ = try AnimalImporter.parse(Data(text.utf8))
             Issue.record("expected an error")
         } catch {
             #expect(error.index == nil)
@@ -91,11 +91,11 @@ import Testing
     }
 
     @Test func givenExportedListing_whenImportedIntoAnotherDatabase_thenAnimalsAreEqual() async throws {
-        let source = try await PetFixtures.sqliteStore(DemoPetGenerator().animals(count: 30))
-        let page = try await source.animals(matching: PetQuery(limit: 100))
-        let body = PetListResponse(animals: page.animals.map(AnimalDTO.init), pagination: .init(page: 1, limit: 100, totalCount: 30))
-        let target = try await PetFixtures.sqliteStore()
-        #expect(try await PetImporter.importPets(try PetAPICoding.makeEncoder().encode(body), into: target) == 30)
-        #expect(try await target.animals(matching: PetQuery(limit: 100)) == page)
+        let source = try await AnimalFixtures.sqliteStore(DemoPetGenerator().animals(count: 30))
+        let page = try await source.animals(matching: AnimalQuery(limit: 100))
+        let body = AnimalListResponse(animals: page.animals.map(AnimalDTO.init), pagination: .init(page: 1, limit: 100, totalCount: 30))
+        let target = try await AnimalFixtures.sqliteStore()
+        #expect(try await AnimalImporter.importPets(try PetAPICoding.makeEncoder().encode(body), into: target) == 30)
+        #expect(try await target.animals(matching: AnimalQuery(limit: 100)) == page)
     }
 }

@@ -8,14 +8,14 @@ import PetServer
 import PetSpotDomain
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct PetRoutesTests {
+@Suite(.timeLimit(.minutes(1))) struct AnimalRoutesTests {
     /// Three pets in Warsaw, published a day apart.
     private func makeApp() async throws -> some ApplicationProtocol {
-        let km = 1 / PetFixtures.kmPerDegree
-        return try await PetFixtures.application([
-            try PetFixtures.animal("w1", lat: 52.23 + 1 * km, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 1_000_000)),
-            try PetFixtures.animal("w2", lat: 52.23 + 2 * km, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 2_000_000)),
-            try PetFixtures.animal("w3", lat: 52.23 + 60 * km, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 3_000_000)),
+        let km = 1 / AnimalFixtures.kmPerDegree
+        return try await AnimalFixtures.application([
+            try AnimalFixtures.animal("w1", lat: 52.23 + 1 * km, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 1_000_000)),
+            try AnimalFixtures.animal("w2", lat: 52.23 + 2 * km, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 2_000_000)),
+            try AnimalFixtures.animal("w3", lat: 52.23 + 60 * km, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 3_000_000)),
         ])
     }
 
@@ -27,10 +27,10 @@ import Testing
         }
     }
 
-    private func list(_ uri: String) async throws -> PetListResponse {
+    private func list(_ uri: String) async throws -> AnimalListResponse {
         let (status, body, _) = try await get(uri)
         #expect(status == .ok, "\(uri)")
-        return try PetAPICoding.makeDecoder().decode(PetListResponse.self, from: body)
+        return try PetAPICoding.makeDecoder().decode(AnimalListResponse.self, from: body)
     }
 
     private func expectInvalid(_ uri: String, parameter: String, mentioning range: String) async throws {
@@ -46,7 +46,7 @@ import Testing
     @Test func givenNoParameters_whenListing_thenAllNewestFirstWithNullDistance() async throws {
         let (status, body, _) = try await get("/api/pets")
         #expect(status == .ok)
-        let list = try PetAPICoding.makeDecoder().decode(PetListResponse.self, from: body)
+        let list = try PetAPICoding.makeDecoder().decode(AnimalListResponse.self, from: body)
         #expect(list.animals.map(\.id) == ["w3", "w2", "w1"])
         #expect(list.pagination == .init(page: 1, limit: 20, totalCount: 3))
         #expect(String(decoding: body, as: UTF8.self).contains("\"distanceKm\":null"))
@@ -181,7 +181,7 @@ import Testing
         (.options, "/api/pets"),
     ])
     func givenKnownPath_whenAskedWithAnotherMethod_then405AllowingGet(method: HTTPRequest.Method, path: String) async throws {
-        let app = try await PetFixtures.application([try PetFixtures.animal("w1", lat: 52.23, lon: 21.01)])
+        let app = try await AnimalFixtures.application([try AnimalFixtures.animal("w1", lat: 52.23, lon: 21.01)])
         try await app.test(.router) { client in
             try await client.execute(uri: path, method: method) { response in
                 #expect(response.status == .methodNotAllowed)
@@ -193,7 +193,7 @@ import Testing
 
     @Test(arguments: ["/health", "/api/pets", "/api/pets/w1"])
     func givenGetPath_whenAskedWithHead_thenTheGetHeadersWithoutBody(path: String) async throws {
-        let app = try await PetFixtures.application([try PetFixtures.animal("w1", lat: 52.23, lon: 21.01)])
+        let app = try await AnimalFixtures.application([try AnimalFixtures.animal("w1", lat: 52.23, lon: 21.01)])
         try await app.test(.router) { client in
             let get = try await client.execute(uri: path, method: .get) { $0.headers }
             try await client.execute(uri: path, method: .head) { response in
@@ -206,7 +206,7 @@ import Testing
     }
 
     @Test func givenUnknownPath_whenAskedWithAnotherMethod_thenStill404() async throws {
-        let app = try await PetFixtures.application([])
+        let app = try await AnimalFixtures.application([])
         try await app.test(.router) { client in
             try await client.execute(uri: "/nothing", method: .post) { response in
                 #expect(response.status == .notFound)

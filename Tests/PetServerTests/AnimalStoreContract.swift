@@ -4,9 +4,9 @@ import PetServer
 import PetSpotDomain
 import Testing
 
-/// The behaviour every ``PetStore`` must show. A store's suite runs each case against a fresh, empty
-/// store from its own factory: `@Test(arguments: PetStoreContract.allCases)`.
-enum PetStoreContract: String, CaseIterable, Sendable, CustomTestStringConvertible {
+/// The behaviour every ``AnimalStore`` must show. A store's suite runs each case against a fresh, empty
+/// store from its own factory: `@Test(arguments: AnimalStoreContract.allCases)`.
+enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case givenEmptyStore_whenListing_thenEmptyPageWithZeroTotal
     case givenAnimals_whenListingWithoutCenter_thenAllNewestFirstTiesByIdWithoutDistance
     case givenAnimals_whenSearchingNearby_thenOnlyThoseWithinRadiusNearestFirstWithDistance
@@ -27,35 +27,35 @@ enum PetStoreContract: String, CaseIterable, Sendable, CustomTestStringConvertib
 
     var testDescription: String { rawValue }
 
-    func run(on store: any PetStore) async throws {
+    func run(on store: any AnimalStore) async throws {
         switch self {
         case .givenEmptyStore_whenListing_thenEmptyPageWithZeroTotal:
-            let page = try await store.animals(matching: PetQuery())
-            #expect(page == PetPage(animals: [], totalCount: 0))
-            let nearby = try await store.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01)))
+            let page = try await store.animals(matching: AnimalQuery())
+            #expect(page == AnimalPage(animals: [], totalCount: 0))
+            let nearby = try await store.animals(matching: AnimalQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01)))
             #expect(nearby.totalCount == 0)
 
         case .givenAnimals_whenListingWithoutCenter_thenAllNewestFirstTiesByIdWithoutDistance:
             let day = 86_400.0
             try await store.insert([
-                try PetFixtures.animal("b", lat: 0, lon: 0, publishedAt: Date(timeIntervalSince1970: 10 * day)),
-                try PetFixtures.animal("c", lat: 60, lon: 100, publishedAt: Date(timeIntervalSince1970: 30 * day)),
-                try PetFixtures.animal("a", lat: -40, lon: -70, publishedAt: Date(timeIntervalSince1970: 10 * day)),
+                try AnimalFixtures.animal("b", lat: 0, lon: 0, publishedAt: Date(timeIntervalSince1970: 10 * day)),
+                try AnimalFixtures.animal("c", lat: 60, lon: 100, publishedAt: Date(timeIntervalSince1970: 30 * day)),
+                try AnimalFixtures.animal("a", lat: -40, lon: -70, publishedAt: Date(timeIntervalSince1970: 10 * day)),
             ])
-            let page = try await store.animals(matching: PetQuery())
+            let page = try await store.animals(matching: AnimalQuery())
             #expect(page.animals.map(\.id) == ["c", "a", "b"])
             #expect(page.animals.allSatisfy { $0.distanceKm == nil })
             #expect(page.totalCount == 3)
 
         case .givenAnimals_whenSearchingNearby_thenOnlyThoseWithinRadiusNearestFirstWithDistance:
-            let km = 1 / PetFixtures.kmPerDegree
+            let km = 1 / AnimalFixtures.kmPerDegree
             try await store.insert([
-                try PetFixtures.animal("far", lat: 52 + 30 * km, lon: 21),
-                try PetFixtures.animal("near", lat: 52 + 5 * km, lon: 21),
-                try PetFixtures.animal("out", lat: 52 + 80 * km, lon: 21),
-                try PetFixtures.animal("mid", lat: 52 - 12 * km, lon: 21),
+                try AnimalFixtures.animal("far", lat: 52 + 30 * km, lon: 21),
+                try AnimalFixtures.animal("near", lat: 52 + 5 * km, lon: 21),
+                try AnimalFixtures.animal("out", lat: 52 + 80 * km, lon: 21),
+                try AnimalFixtures.animal("mid", lat: 52 - 12 * km, lon: 21),
             ])
-            let page = try await store.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 52, longitude: 21)))
+            let page = try await store.animals(matching: AnimalQuery(center: try GeoCoordinate(latitude: 52, longitude: 21)))
             #expect(page.animals.map(\.id) == ["near", "mid", "far"])
             #expect(page.totalCount == 3)
             let distances = page.animals.compactMap(\.distanceKm)
@@ -66,60 +66,60 @@ enum PetStoreContract: String, CaseIterable, Sendable, CustomTestStringConvertib
 
         case .givenEqualDistances_whenSearchingNearby_thenTiesBrokenById:
             try await store.insert([
-                try PetFixtures.animal("z", lat: 10.1, lon: 10),
-                try PetFixtures.animal("m", lat: 10.1, lon: 10),
-                try PetFixtures.animal("a", lat: 10.1, lon: 10),
-                try PetFixtures.animal("0-closest", lat: 10.05, lon: 10),
+                try AnimalFixtures.animal("z", lat: 10.1, lon: 10),
+                try AnimalFixtures.animal("m", lat: 10.1, lon: 10),
+                try AnimalFixtures.animal("a", lat: 10.1, lon: 10),
+                try AnimalFixtures.animal("0-closest", lat: 10.05, lon: 10),
             ])
-            let page = try await store.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 10, longitude: 10), limit: 3))
+            let page = try await store.animals(matching: AnimalQuery(center: try GeoCoordinate(latitude: 10, longitude: 10), limit: 3))
             #expect(page.animals.map(\.id) == ["0-closest", "a", "m"])
             #expect(page.totalCount == 4)
 
         case .givenAnimalsJustInsideAndOutside_whenSearchingNearby_thenRadiusEdgeRespected:
-            let km = 1 / PetFixtures.kmPerDegree
+            let km = 1 / AnimalFixtures.kmPerDegree
             try await store.insert([
-                try PetFixtures.animal("inside", lat: 40 + 9.99 * km, lon: -3),
-                try PetFixtures.animal("outside", lat: 40 - 10.01 * km, lon: -3),
-                try PetFixtures.animal("east-inside", lat: 40, lon: -3 + 9.9 / (PetFixtures.kmPerDegree * cos(40 * .pi / 180))),
+                try AnimalFixtures.animal("inside", lat: 40 + 9.99 * km, lon: -3),
+                try AnimalFixtures.animal("outside", lat: 40 - 10.01 * km, lon: -3),
+                try AnimalFixtures.animal("east-inside", lat: 40, lon: -3 + 9.9 / (AnimalFixtures.kmPerDegree * cos(40 * .pi / 180))),
             ])
-            let page = try await store.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 40, longitude: -3), radiusKm: 10))
+            let page = try await store.animals(matching: AnimalQuery(center: try GeoCoordinate(latitude: 40, longitude: -3), radiusKm: 10))
             #expect(Set(page.animals.map(\.id)) == ["inside", "east-inside"])
 
         case .givenAnimalAcrossAntimeridian_whenSearchingNearby_thenFoundAbout22KmAway:
             try await store.insert([
-                try PetFixtures.animal("west-of-dateline", lat: 0, lon: -179.9),
-                try PetFixtures.animal("far-west", lat: 0, lon: -179),
+                try AnimalFixtures.animal("west-of-dateline", lat: 0, lon: -179.9),
+                try AnimalFixtures.animal("far-west", lat: 0, lon: -179),
             ])
-            let page = try await store.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 0, longitude: 179.9), radiusKm: 50))
+            let page = try await store.animals(matching: AnimalQuery(center: try GeoCoordinate(latitude: 0, longitude: 179.9), radiusKm: 50))
             #expect(page.animals.map(\.id) == ["west-of-dateline"])
             let distance = try #require(page.animals.first?.distanceKm)
-            #expect(abs(distance - 0.2 * PetFixtures.kmPerDegree) < 0.01)
+            #expect(abs(distance - 0.2 * AnimalFixtures.kmPerDegree) < 0.01)
 
         case .givenAnimalBeyondNorthPole_whenSearchingFrom89_9_thenFoundOnFarSide:
             try await store.insert([
-                try PetFixtures.animal("far-side", lat: 89.9, lon: -160),
-                try PetFixtures.animal("too-far", lat: 89.0, lon: -160),
+                try AnimalFixtures.animal("far-side", lat: 89.9, lon: -160),
+                try AnimalFixtures.animal("too-far", lat: 89.0, lon: -160),
             ])
-            let page = try await store.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 89.9, longitude: 20), radiusKm: 50))
+            let page = try await store.animals(matching: AnimalQuery(center: try GeoCoordinate(latitude: 89.9, longitude: 20), radiusKm: 50))
             #expect(page.animals.map(\.id) == ["far-side"])
             let distance = try #require(page.animals.first?.distanceKm)
-            #expect(abs(distance - 0.2 * PetFixtures.kmPerDegree) < 0.01)
+            #expect(abs(distance - 0.2 * AnimalFixtures.kmPerDegree) < 0.01)
 
         case .givenAnimalBeyondSouthPoleAndWideRadius_whenSearchingNearby_thenFound:
             try await store.insert([
-                try PetFixtures.animal("antarctic", lat: -89, lon: 150),
-                try PetFixtures.animal("beyond-radius", lat: -86, lon: 150),
+                try AnimalFixtures.animal("antarctic", lat: -89, lon: 150),
+                try AnimalFixtures.animal("beyond-radius", lat: -86, lon: 150),
             ])
             // 3° to the pole and 1° beyond it: 4° ≈ 445 km; the other is 7° ≈ 778 km away.
-            let page = try await store.animals(matching: PetQuery(center: try GeoCoordinate(latitude: -87, longitude: -30), radiusKm: 500))
+            let page = try await store.animals(matching: AnimalQuery(center: try GeoCoordinate(latitude: -87, longitude: -30), radiusKm: 500))
             #expect(page.animals.map(\.id) == ["antarctic"])
             let distance = try #require(page.animals.first?.distanceKm)
-            #expect(abs(distance - 4 * PetFixtures.kmPerDegree) < 0.01)
+            #expect(abs(distance - 4 * AnimalFixtures.kmPerDegree) < 0.01)
 
         case .givenManyAnimals_whenPaging_thenPagesPartitionTheOrderedResult:
-            let km = 1 / PetFixtures.kmPerDegree
+            let km = 1 / AnimalFixtures.kmPerDegree
             let animals = try (0..<25).map { index in
-                try PetFixtures.animal(String(format: "p%02d", index), lat: 30 + Double(25 - index) * km, lon: 30,
+                try AnimalFixtures.animal(String(format: "p%02d", index), lat: 30 + Double(25 - index) * km, lon: 30,
                                        publishedAt: Date(timeIntervalSince1970: Double(index) * 1000))
             }
             try await store.insert(animals)
@@ -127,60 +127,60 @@ enum PetStoreContract: String, CaseIterable, Sendable, CustomTestStringConvertib
             var nearbyIds: [String] = []
             var newestIds: [String] = []
             for page in 1...3 {
-                let nearby = try await store.animals(matching: PetQuery(center: center, limit: 10, page: page))
+                let nearby = try await store.animals(matching: AnimalQuery(center: center, limit: 10, page: page))
                 #expect(nearby.totalCount == 25)
                 nearbyIds += nearby.animals.map(\.id)
-                newestIds += try await store.animals(matching: PetQuery(limit: 10, page: page)).animals.map(\.id)
+                newestIds += try await store.animals(matching: AnimalQuery(limit: 10, page: page)).animals.map(\.id)
             }
             let expected = (0..<25).reversed().map { String(format: "p%02d", $0) }
             #expect(nearbyIds == expected)
             #expect(newestIds == expected)
 
         case .givenPageBeyondEnd_whenListing_thenEmptyPageWithTotalCount:
-            try await store.insert([try PetFixtures.animal("only", lat: 1, lon: 1)])
+            try await store.insert([try AnimalFixtures.animal("only", lat: 1, lon: 1)])
             let center = try GeoCoordinate(latitude: 1, longitude: 1)
-            #expect(try await store.animals(matching: PetQuery(page: 2)) == PetPage(animals: [], totalCount: 1))
-            #expect(try await store.animals(matching: PetQuery(limit: 100, page: .max)) == PetPage(animals: [], totalCount: 1))
-            #expect(try await store.animals(matching: PetQuery(center: center, limit: 100, page: .max)) == PetPage(animals: [], totalCount: 1))
+            #expect(try await store.animals(matching: AnimalQuery(page: 2)) == AnimalPage(animals: [], totalCount: 1))
+            #expect(try await store.animals(matching: AnimalQuery(limit: 100, page: .max)) == AnimalPage(animals: [], totalCount: 1))
+            #expect(try await store.animals(matching: AnimalQuery(center: center, limit: 100, page: .max)) == AnimalPage(animals: [], totalCount: 1))
 
         case .givenAnimal_whenFetchingById_thenEveryFieldRoundTrips:
-            var animal = try PetFixtures.animal("round-trip", lat: 52.229_676, lon: 21.012_229,
+            var animal = try AnimalFixtures.animal("round-trip", lat: 52.229_676, lon: 21.012_229,
                                                 species: .rabbit, photoURL: URL(string: "https://example.com/p.jpg"))
             animal.sex = .unknown
             animal.breed = "Holland Lop"
             animal.description = "Zażółć gęślą jaźń — ünïcödé 🐇"
-            let plain = try PetFixtures.animal("no-photo", lat: -33.9, lon: 18.4, species: .bird)
+            let plain = try AnimalFixtures.animal("no-photo", lat: -33.9, lon: 18.4, species: .bird)
             try await store.insert([animal, plain])
             #expect(try await store.animal(id: "round-trip") == animal)
             #expect(try await store.animal(id: "no-photo") == plain)
 
         case .givenUnknownId_whenFetchingById_thenNil:
-            try await store.insert([try PetFixtures.animal("known", lat: 1, lon: 1)])
+            try await store.insert([try AnimalFixtures.animal("known", lat: 1, lon: 1)])
             #expect(try await store.animal(id: "unknown") == nil)
             #expect(try await store.animal(id: "") == nil)
 
         case .givenDuplicateIdInBatch_whenInserting_thenNothingIsStored:
-            try await store.insert([try PetFixtures.animal("existing", lat: 1, lon: 1)])
+            try await store.insert([try AnimalFixtures.animal("existing", lat: 1, lon: 1)])
             let batch = try [
-                PetFixtures.animal("new-1", lat: 2, lon: 2),
-                PetFixtures.animal("new-2", lat: 3, lon: 3),
-                PetFixtures.animal("existing", lat: 4, lon: 4),
+                AnimalFixtures.animal("new-1", lat: 2, lon: 2),
+                AnimalFixtures.animal("new-2", lat: 3, lon: 3),
+                AnimalFixtures.animal("existing", lat: 4, lon: 4),
             ]
-            await #expect(throws: PetStoreError.duplicateID(index: 2, id: "existing")) {
+            await #expect(throws: AnimalStoreError.duplicateID(index: 2, id: "existing")) {
                 try await store.insert(batch)
             }
             #expect(try await store.count() == 1)
             #expect(try await store.animal(id: "new-1") == nil)
-            let nearby = try await store.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 2, longitude: 2), radiusKm: 500))
+            let nearby = try await store.animals(matching: AnimalQuery(center: try GeoCoordinate(latitude: 2, longitude: 2), radiusKm: 500))
             #expect(nearby.animals.map(\.id) == ["existing"])
 
         case .givenAnimalBreakingAFieldRule_whenInserting_thenRefusedNamingItAndNothingIsStored:
             // What is stored can always be read back: the stores check what they write as they check
             // what they read.
-            var tooOld = try PetFixtures.animal("too-old", lat: 3, lon: 3)
+            var tooOld = try AnimalFixtures.animal("too-old", lat: 3, lon: 3)
             tooOld.ageMonths = 700
-            let batch = [try PetFixtures.animal("fine", lat: 2, lon: 2), tooOld]
-            await #expect(throws: PetStoreError.invalidAnimal(index: 1, field: "ageMonths", message: "must be between 0 and 600")) {
+            let batch = [try AnimalFixtures.animal("fine", lat: 2, lon: 2), tooOld]
+            await #expect(throws: AnimalStoreError.invalidAnimal(index: 1, field: "ageMonths", message: "must be between 0 and 600")) {
                 try await store.insert(batch)
             }
             #expect(try await store.count() == 0)
@@ -189,37 +189,37 @@ enum PetStoreContract: String, CaseIterable, Sendable, CustomTestStringConvertib
             // The count is maintained, not counted; the version changes with every addition (ETags).
             #expect(try await store.count() == 0)
             let empty = try await store.dataVersion()
-            try await store.insert([try PetFixtures.animal("a", lat: 1, lon: 1), try PetFixtures.animal("b", lat: 2, lon: 2)])
+            try await store.insert([try AnimalFixtures.animal("a", lat: 1, lon: 1), try AnimalFixtures.animal("b", lat: 2, lon: 2)])
             #expect(try await store.count() == 2)
             let afterFirst = try await store.dataVersion()
             #expect(afterFirst != empty)
-            await #expect(throws: PetStoreError.self) {
-                try await store.insert([try PetFixtures.animal("c", lat: 3, lon: 3), try PetFixtures.animal("a", lat: 4, lon: 4)])
+            await #expect(throws: AnimalStoreError.self) {
+                try await store.insert([try AnimalFixtures.animal("c", lat: 3, lon: 3), try AnimalFixtures.animal("a", lat: 4, lon: 4)])
             }
             #expect(try await store.count() == 2)
             #expect(try await store.dataVersion() == afterFirst)
-            try await store.insert([try PetFixtures.animal("c", lat: 3, lon: 3)])
+            try await store.insert([try AnimalFixtures.animal("c", lat: 3, lon: 3)])
             #expect(try await store.count() == 3)
             let afterSecond = try await store.dataVersion()
             #expect(afterSecond != afterFirst)
-            #expect(try await store.animals(matching: PetQuery()).totalCount == 3)
+            #expect(try await store.animals(matching: AnimalQuery()).totalCount == 3)
 
         case .givenTiedPublicationTimes_whenPagingByCursor_thenPagesPartitionTheNewestFirstListing:
             // 23 animals over 5 publication times (many ties, broken by id), some with fractional seconds.
             let animals = try (0..<23).map { index in
-                try PetFixtures.animal(
+                try AnimalFixtures.animal(
                     "pet-\(String(index * 7 % 23, radix: 36))", lat: 10, lon: Double(index) / 10,
                     publishedAt: Date(timeIntervalSince1970: 1_700_000_000.123_456 + Double(index % 5) * 0.25)
                 )
             }
             try await store.insert(animals)
-            let whole = try await store.animals(matching: PetQuery(limit: 100))
+            let whole = try await store.animals(matching: AnimalQuery(limit: 100))
             #expect(whole.nextCursor == nil)
             var seen: [String] = []
-            var cursor: PetCursor?
+            var cursor: AnimalCursor?
             var pages = 0
             repeat {
-                let page = try await store.animals(matching: PetQuery(limit: 4, cursor: cursor))
+                let page = try await store.animals(matching: AnimalQuery(limit: 4, cursor: cursor))
                 #expect(page.totalCount == 23)
                 seen += page.animals.map(\.id)
                 cursor = page.nextCursor
@@ -228,8 +228,8 @@ enum PetStoreContract: String, CaseIterable, Sendable, CustomTestStringConvertib
             #expect(pages == 6)
             #expect(seen == whole.animals.map(\.id))
             // A numbered page says where the next one starts too, and the two ways agree.
-            let second = try await store.animals(matching: PetQuery(limit: 4, page: 2))
-            let third = try await store.animals(matching: PetQuery(limit: 4, cursor: second.nextCursor))
+            let second = try await store.animals(matching: AnimalQuery(limit: 4, page: 2))
+            let third = try await store.animals(matching: AnimalQuery(limit: 4, cursor: second.nextCursor))
             #expect(third.animals.map(\.id) == Array(whole.animals.map(\.id)[8..<12]))
 
         case .givenRandomWorldwideAnimals_whenSearchingAnywhere_thenSameAsBruteForce:
@@ -239,7 +239,7 @@ enum PetStoreContract: String, CaseIterable, Sendable, CustomTestStringConvertib
 
     /// Random animals everywhere (poles and the antimeridian included); every answer must equal a
     /// brute-force haversine over all of them.
-    private static func compareWithBruteForce(_ store: any PetStore) async throws {
+    private static func compareWithBruteForce(_ store: any AnimalStore) async throws {
         var random = SplitMix64(seed: 42)
         func point() throws -> GeoCoordinate {
             // Half of the points cluster near the poles or the antimeridian, where boxes are hard.
@@ -254,7 +254,7 @@ enum PetStoreContract: String, CaseIterable, Sendable, CustomTestStringConvertib
         for index in 0..<1500 {
             let location = try point()
             let mirrored = random.unit() < 0.5 ? location.longitude : -location.longitude
-            animals.append(try PetFixtures.animal(String(format: "r%04d", index), lat: location.latitude, lon: mirrored))
+            animals.append(try AnimalFixtures.animal(String(format: "r%04d", index), lat: location.latitude, lon: mirrored))
         }
         try await store.insert(animals)
         for _ in 0..<60 {
@@ -265,7 +265,7 @@ enum PetStoreContract: String, CaseIterable, Sendable, CustomTestStringConvertib
                 .map { ($0.id, GreatCircle.distanceKm(center, $0.location)) }
                 .filter { $0.1 <= radius }
                 .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
-            let page = try await store.animals(matching: PetQuery(center: center, radiusKm: radius, limit: 100))
+            let page = try await store.animals(matching: AnimalQuery(center: center, radiusKm: radius, limit: 100))
             #expect(page.totalCount == expected.count, "center \(center), radius \(radius)")
             #expect(page.animals.map(\.id) == expected.prefix(100).map(\.0), "center \(center), radius \(radius)")
         }

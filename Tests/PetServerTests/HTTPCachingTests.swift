@@ -16,10 +16,10 @@ import Testing
     }
 
     /// Runs `body` against an app over two pets in a new SQLite file at `path`.
-    private func withApp(path: String = PetFixtures.temporaryDatabasePath(), _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
-        let app = try await PetFixtures.application([
-            try PetFixtures.animal("a", lat: 52.23, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 1_000)),
-            try PetFixtures.animal("b", lat: 52.24, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 2_000)),
+    private func withApp(path: String = AnimalFixtures.temporaryDatabasePath(), _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
+        let app = try await AnimalFixtures.application([
+            try AnimalFixtures.animal("a", lat: 52.23, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 1_000)),
+            try AnimalFixtures.animal("b", lat: 52.24, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 2_000)),
         ], path: path)
         try await app.test(.router, body)
     }
@@ -70,11 +70,11 @@ import Testing
     }
 
     @Test func givenETag_whenPetsAreAdded_thenRevalidationGetsTheNewPage() async throws {
-        let path = PetFixtures.temporaryDatabasePath()
+        let path = AnimalFixtures.temporaryDatabasePath()
         try await withApp(path: path) { client in
             let before = try await get(client, "/api/pets")
             let tag = try #require(before.entityTag)
-            try await SQLitePetStore(path: path).insert([try PetFixtures.animal("c", lat: 1, lon: 1)])
+            try await SQLiteAnimalStore(path: path).insert([try AnimalFixtures.animal("c", lat: 1, lon: 1)])
             let after = try await get(client, "/api/pets", ifNoneMatch: tag)
             #expect(after.status == .ok)
             #expect(after.entityTag != tag)

@@ -9,21 +9,21 @@ import Testing
 
 /// The real `AnimalRepository` against the real server on a free loopback port.
 @Suite(.timeLimit(.minutes(1))) struct LiveClientServerTests {
-    private static let km = 1 / PetFixtures.kmPerDegree
+    private static let km = 1 / AnimalFixtures.kmPerDegree
 
     private static func fixtures() throws -> [Animal] {
         [
-            try PetFixtures.animal("warsaw-1km", lat: 52.23 + 1 * km, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 100)),
-            try PetFixtures.animal("warsaw-9.9km", lat: 52.23 - 9.9 * km, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 200)),
-            try PetFixtures.animal("warsaw-10.1km", lat: 52.23 + 10.1 * km, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 300)),
-            try PetFixtures.animal("fiji-west", lat: -17, lon: -179.9, publishedAt: Date(timeIntervalSince1970: 400)),
-            try PetFixtures.animal("arctic-far-side", lat: 89.9, lon: 180, publishedAt: Date(timeIntervalSince1970: 500)),
+            try AnimalFixtures.animal("warsaw-1km", lat: 52.23 + 1 * km, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 100)),
+            try AnimalFixtures.animal("warsaw-9.9km", lat: 52.23 - 9.9 * km, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 200)),
+            try AnimalFixtures.animal("warsaw-10.1km", lat: 52.23 + 10.1 * km, lon: 21.01, publishedAt: Date(timeIntervalSince1970: 300)),
+            try AnimalFixtures.animal("fiji-west", lat: -17, lon: -179.9, publishedAt: Date(timeIntervalSince1970: 400)),
+            try AnimalFixtures.animal("arctic-far-side", lat: 89.9, lon: 180, publishedAt: Date(timeIntervalSince1970: 500)),
         ]
     }
 
     /// Runs `body` with the base URL of a live server over the fixtures.
     private func withLiveServer(_ animals: [Animal]? = nil, _ body: @Sendable @escaping (URL) async throws -> Void) async throws {
-        let app = try await PetFixtures.application(animals ?? Self.fixtures())
+        let app = try await AnimalFixtures.application(animals ?? Self.fixtures())
         try await app.test(.live) { client in
             let port = try #require(client.port)
             try await body(try #require(URL(string: "http://127.0.0.1:\(port)")))
@@ -147,7 +147,7 @@ import Testing
     }
 
     @Test func givenStartedInProcessServer_whenFetchingAndStopping_thenItServesOnItsOwnPortThenCloses() async throws {
-        let path = PetFixtures.temporaryDatabasePath()
+        let path = AnimalFixtures.temporaryDatabasePath()
         let server = try await startPetServer(configuration: PetServerConfiguration(port: 0, database: path, demoPetsWhenEmpty: 500, logLevel: .error))
         #expect(server.port > 0)
         let repository = AnimalRepository(baseURL: server.baseURL)

@@ -1,9 +1,9 @@
 import PetServer
 import Testing
 
-@Suite struct PostgresPetStoreConfigurationTests {
+@Suite struct PostgresAnimalStoreConfigurationTests {
     @Test func givenFullURL_whenParsing_thenEveryPartIsRead() throws {
-        let configuration = try PostgresPetStore.Configuration(
+        let configuration = try PostgresAnimalStore.Configuration(
             url: "postgres://pets%40app:p%3Ass@db.example.com:6432/petspot?sslmode=require&schema=pets_eu&pool_size=25"
         )
         #expect(configuration.host == "db.example.com")
@@ -18,12 +18,12 @@ import Testing
     }
 
     @Test func givenMinimalURL_whenParsing_thenDefaultsApply() throws {
-        let configuration = try PostgresPetStore.Configuration(url: "postgresql://petspot@localhost/pets")
+        let configuration = try PostgresAnimalStore.Configuration(url: "postgresql://petspot@localhost/pets")
         #expect(configuration.port == 5432)
         #expect(configuration.password == nil)
         #expect(configuration.tls == .prefer)
         #expect(configuration.schema == "public")
-        #expect(configuration.poolSize == PostgresPetStore.Configuration.defaultPoolSize)
+        #expect(configuration.poolSize == PostgresAnimalStore.Configuration.defaultPoolSize)
     }
 
     @Test(arguments: [
@@ -39,16 +39,16 @@ import Testing
     ])
     func givenBadURL_whenParsing_thenErrorNamesWhatIsWrong(url: String, reason: String) {
         #expect {
-            try PostgresPetStore.Configuration(url: url)
+            try PostgresAnimalStore.Configuration(url: url)
         } throws: { error in
-            guard case PostgresPetStoreError.invalidURL(_, let actual) = error else { return false }
+            guard case PostgresAnimalStoreError.invalidURL(_, let actual) = error else { return false }
             return actual.hasPrefix(reason)
         }
     }
 
     @Test func givenURLWithPassword_whenRefused_thenPasswordIsNotRepeated() {
         #expect {
-            try PostgresPetStore.Configuration(url: "postgres://petspot:hunter2@localhost/pets?sslmode=maybe")
+            try PostgresAnimalStore.Configuration(url: "postgres://petspot:hunter2@localhost/pets?sslmode=maybe")
         } throws: { error in
             "\(error)".contains("***") && !"\(error)".contains("hunter2")
         }

@@ -10,9 +10,9 @@ import Testing
 
 /// The store contract and PostgreSQL's own behaviour, against the server of `PETSPOT_POSTGRES_URL`.
 @Suite(.enabled(if: PostgresTestDatabase.shouldRun, PostgresTestDatabase.skipMessage), .timeLimit(.minutes(1)))
-struct PostgresPetStoreTests {
-    @Test(arguments: PetStoreContract.allCases)
-    func givenFreshSchema_whenContractCaseRuns_thenItHolds(_ contractCase: PetStoreContract) async throws {
+struct PostgresAnimalStoreTests {
+    @Test(arguments: AnimalStoreContract.allCases)
+    func givenFreshSchema_whenContractCaseRuns_thenItHolds(_ contractCase: AnimalStoreContract) async throws {
         try await PostgresTestDatabase.withFreshStore { store async throws in
             try await contractCase.run(on: store)
         }
@@ -20,17 +20,17 @@ struct PostgresPetStoreTests {
 
     @Test func givenSameDemoPetsInBothStores_whenSearchingAnywhere_thenPagesAreIdenticalToSQLite() async throws {
         let animals = DemoPetGenerator().animals(count: 4_000)
-        let sqlite = try await PetFixtures.sqliteStore(animals)
+        let sqlite = try await AnimalFixtures.sqliteStore(animals)
         try await PostgresTestDatabase.withFreshStore { postgres async throws in
             try await postgres.insert(animals)
             var random = SplitMix64(seed: 8)
-            let centers = PetStoreBenchmark.centers(count: 40) + (0..<20).map { _ in
+            let centers = AnimalStoreBenchmark.centers(count: 40) + (0..<20).map { _ in
                 try! GeoCoordinate(latitude: random.unit() * 180 - 90, longitude: random.unit() * 360 - 180)
             }
             for center in centers {
                 for radius in [1.0, 10, 50, 500] {
                     for page in 1...3 {
-                        let query = PetQuery(center: center, radiusKm: radius, limit: 40, page: page)
+                        let query = AnimalQuery(center: center, radiusKm: radius, limit: 40, page: page)
                         let expected = try await sqlite.animals(matching: query)
                         let actual = try await postgres.animals(matching: query)
                         // Equal animals include equal distances, to the last bit.
@@ -39,7 +39,7 @@ struct PostgresPetStoreTests {
                 }
             }
             for page in [1, 7, 100] {
-                let query = PetQuery(limit: 25, page: page)
+                let query = AnimalQuery(limit: 25, page: page)
                 #expect(try await postgres.animals(matching: query) == sqlite.animals(matching: query))
             }
         }
@@ -47,12 +47,12 @@ struct PostgresPetStoreTests {
 
     @Test func givenStoredAnimals_whenStoreIsOpenedAgain_thenMigrationIsKeptAndAnimalsRemain() async throws {
         try await PostgresTestDatabase.withFreshStore { store async throws in
-            let animal = try PetFixtures.animal("survivor", lat: 52.23, lon: 21.01)
+            let animal = try AnimalFixtures.animal("survivor", lat: 52.23, lon: 21.01)
             try await store.insert([animal])
             let center = try GeoCoordinate(latitude: 52.2, longitude: 21)
-            try await PostgresPetStore.withStore(store.configuration) { reopened in
+            try await PostgresAnimalStore.withStore(store.configuration) { reopened in
                 #expect(try await reopened.animal(id: "survivor") == animal)
-                let nearby = try await reopened.animals(matching: PetQuery(center: center))
+                let nearby = try await reopened.animals(matching: AnimalQuery(center: center))
                 #expect(nearby.animals.map(\.id) == ["survivor"])
             }
         }
@@ -70,7 +70,7 @@ struct PostgresPetStoreTests {
         try await PostgresTestDatabase.withFreshStore { store async throws in
             var animals = DemoPetGenerator().animals(count: 12_000)
             animals[11_000].id = animals[3].id
-            await #expect(throws: PetStoreError.duplicateID(index: 11_000, id: animals[3].id)) {
+            await #expect(throws: AnimalStoreError.duplicateID(index: 11_000, id: animals[3].id)) {
                 try await store.insert(animals)
             }
             #expect(try await store.count() == 0)
@@ -80,8 +80,8 @@ struct PostgresPetStoreTests {
     @Test func givenWrongPassword_whenOpening_thenConnectionRefusedNamesTheServer() async throws {
         var configuration = try PostgresTestDatabase.configuration()
         configuration.password = "not-the-password"
-        let error = await #expect(throws: PostgresPetStoreError.self) {
-            try await PostgresPetStore.withStore(configuration) { _ in }
+        let error = await #expect(throws: PostgresAnimalStoreError.self) {
+            try await PostgresAnimalStore.withStore(configuration) { _ in }
         }
         guard case .connectionRefused(let url, let reason) = error else {
             Issue.record("expected connectionRefused, got \(String(describing: error))")
@@ -103,8 +103,8 @@ struct PostgresPetStoreTests {
         configuration.username = name
         configuration.password = password
         configuration.database = name
-        let error = await #expect(throws: PostgresPetStoreError.self) {
-            try await PostgresPetStore.withStore(configuration) { _ in }
+        let error = await #expect(throws: PostgresAnimalStoreError.self) {
+            try await PostgresAnimalStore.withStore(configuration) { _ in }
         }
         try await PostgresTestDatabase.execute("DROP DATABASE \(name)", "DROP ROLE \(name)")
         guard case .postGISMissing(let url, let reason) = error else {
@@ -131,7 +131,7 @@ struct PostgresServingTests {
         let (data, response) = try await URLSession.shared.data(from: server.baseURL.appendingPathComponent("api/pets/demo-000001"))
         await server.stop()
         guard case .postgres(let postgres) = try DatabaseAddress(url) else { throw PostgresTestDatabase.NotConfigured() }
-        let count = try await PostgresPetStore.withStore(postgres) { try await $0.count() }
+        let count = try await PostgresAnimalStore.withStore(postgres) { try await $0.count() }
         try await PostgresTestDatabase.execute(#"DROP SCHEMA "\#(schema)" CASCADE"#)
 
         #expect(count == PetServerConfiguration.defaultDemoPetCount)

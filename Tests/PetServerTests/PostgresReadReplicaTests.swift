@@ -13,18 +13,18 @@ struct PostgresReadReplicaTests {
         try await PostgresTestDatabase.execute("CREATE EXTENSION postgis", database: name)
         var configuration = try PostgresTestDatabase.configuration()
         configuration.database = name
-        let animal = try PetFixtures.animal("replicated", lat: 48.86, lon: 2.35)
-        try await PostgresPetStore.withStore(configuration) { primary in try await primary.insert([animal]) }
+        let animal = try AnimalFixtures.animal("replicated", lat: 48.86, lon: 2.35)
+        try await PostgresAnimalStore.withStore(configuration) { primary in try await primary.insert([animal]) }
         try await PostgresTestDatabase.execute("ALTER DATABASE \(name) SET default_transaction_read_only = on")
 
         let center = try GeoCoordinate(latitude: 48.85, longitude: 2.35)
-        let nearby = try await PostgresPetStore.withStore(configuration) { replica in
-            try await replica.animals(matching: PetQuery(center: center))
+        let nearby = try await PostgresAnimalStore.withStore(configuration) { replica in
+            try await replica.animals(matching: AnimalQuery(center: center))
         }
         var unmigrated = configuration
         unmigrated.schema = "not_migrated"
-        let error = await #expect(throws: PostgresPetStoreError.self) {
-            try await PostgresPetStore.withStore(unmigrated) { _ in }
+        let error = await #expect(throws: PostgresAnimalStoreError.self) {
+            try await PostgresAnimalStore.withStore(unmigrated) { _ in }
         }
         try await PostgresTestDatabase.execute("DROP DATABASE \(name) WITH (FORCE)")
 

@@ -33,17 +33,17 @@ enum PostgresTestDatabase {
     }
 
     /// The server's configuration, for the schema `public`.
-    static func configuration() throws -> PostgresPetStore.Configuration {
+    static func configuration() throws -> PostgresAnimalStore.Configuration {
         guard let url else { throw NotConfigured() }
-        return try PostgresPetStore.Configuration(url: url)
+        return try PostgresAnimalStore.Configuration(url: url)
     }
 
     /// A store in a new, empty schema of its own, dropped after `body`.
-    static func withFreshStore<Result: Sendable>(_ body: (PostgresPetStore) async throws -> Result) async throws -> Result {
+    static func withFreshStore<Result: Sendable>(_ body: (PostgresAnimalStore) async throws -> Result) async throws -> Result {
         var configuration = try configuration()
         configuration.schema = uniqueName("petspot_test")
         do {
-            let result = try await PostgresPetStore.withStore(configuration) { try await body($0) }
+            let result = try await PostgresAnimalStore.withStore(configuration) { try await body($0) }
             try await execute(#"DROP SCHEMA "\#(configuration.schema)" CASCADE"#)
             return result
         } catch {

@@ -5,49 +5,49 @@ import PetServer
 import PetSpotDomain
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct SQLitePetStoreTests {
-    @Test(arguments: PetStoreContract.allCases)
-    func givenFreshTemporaryDatabase_whenContractCaseRuns_thenItHolds(_ contractCase: PetStoreContract) async throws {
-        try await contractCase.run(on: PetFixtures.sqliteStore())
+@Suite(.timeLimit(.minutes(1))) struct SQLiteAnimalStoreTests {
+    @Test(arguments: AnimalStoreContract.allCases)
+    func givenFreshTemporaryDatabase_whenContractCaseRuns_thenItHolds(_ contractCase: AnimalStoreContract) async throws {
+        try await contractCase.run(on: AnimalFixtures.sqliteStore())
     }
 
     @Test func givenStoredAnimals_whenDatabaseIsReopened_thenTheyAreStillThereAndSearchable() async throws {
-        let path = PetFixtures.temporaryDatabasePath()
-        let animal = try PetFixtures.animal("survivor", lat: 52.23, lon: 21.01)
+        let path = AnimalFixtures.temporaryDatabasePath()
+        let animal = try AnimalFixtures.animal("survivor", lat: 52.23, lon: 21.01)
         do {
-            let store = try SQLitePetStore(path: path)
+            let store = try SQLiteAnimalStore(path: path)
             try await store.insert([animal])
         }
-        let reopened = try SQLitePetStore(path: path)
+        let reopened = try SQLiteAnimalStore(path: path)
         #expect(try await reopened.animal(id: "survivor") == animal)
-        let nearby = try await reopened.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 52.2, longitude: 21)))
+        let nearby = try await reopened.animals(matching: AnimalQuery(center: try GeoCoordinate(latitude: 52.2, longitude: 21)))
         #expect(nearby.animals.map(\.id) == ["survivor"])
     }
 
     @Test func givenOneNewFile_whenEightStoresOpenItAtOnce_thenEveryOneMigratesOrWaitsAndNoneFails() async throws {
-        let path = PetFixtures.temporaryDatabasePath()
+        let path = AnimalFixtures.temporaryDatabasePath()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<8 {
                 group.addTask {
-                    let store = try SQLitePetStore(path: path)
-                    try await store.insert([try PetFixtures.animal("pet-\(index)", lat: 1, lon: 1)])
+                    let store = try SQLiteAnimalStore(path: path)
+                    try await store.insert([try AnimalFixtures.animal("pet-\(index)", lat: 1, lon: 1)])
                 }
             }
             try await group.waitForAll()
         }
-        #expect(try await SQLitePetStore(path: path).count() == 8)
+        #expect(try await SQLiteAnimalStore(path: path).count() == 8)
     }
 
     @Test func givenANearbyQueryAnswered_whenAnotherProcessAddsPetsNearby_thenTheNextQueryCountsAndRanksThem() async throws {
-        let path = PetFixtures.temporaryDatabasePath()
-        let server = try SQLitePetStore(path: path)
-        try await server.insert([try PetFixtures.animal("far", lat: 52.30, lon: 21.01)])
-        let query = PetQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01))
+        let path = AnimalFixtures.temporaryDatabasePath()
+        let server = try SQLiteAnimalStore(path: path)
+        try await server.insert([try AnimalFixtures.animal("far", lat: 52.30, lon: 21.01)])
+        let query = AnimalQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01))
         #expect(try await server.animals(matching: query).animals.map(\.id) == ["far"])
         // `petspot import` in another process: its own connection to the same file.
-        try await SQLitePetStore(path: path).insert([
-            try PetFixtures.animal("near", lat: 52.231, lon: 21.01),
-            try PetFixtures.animal("elsewhere", lat: -33.87, lon: 151.21),
+        try await SQLiteAnimalStore(path: path).insert([
+            try AnimalFixtures.animal("near", lat: 52.231, lon: 21.01),
+            try AnimalFixtures.animal("elsewhere", lat: -33.87, lon: 151.21),
         ])
         let after = try await server.animals(matching: query)
         #expect(after.animals.map(\.id) == ["near", "far"])
@@ -55,30 +55,30 @@ import Testing
     }
 
     @Test func givenNewDatabase_whenOpened_thenItIsInWALMode() async throws {
-        let path = PetFixtures.temporaryDatabasePath()
-        let store = try SQLitePetStore(path: path)
-        try await store.insert([try PetFixtures.animal("one", lat: 1, lon: 1)])
+        let path = AnimalFixtures.temporaryDatabasePath()
+        let store = try SQLiteAnimalStore(path: path)
+        try await store.insert([try AnimalFixtures.animal("one", lat: 1, lon: 1)])
         // SQLite keeps a "-wal" file beside the database exactly when it is in write-ahead-log mode.
         #expect(FileManager.default.fileExists(atPath: path + "-wal"))
         #expect(try await store.journalMode() == "wal")
     }
 
     @Test func givenExistingDemoPets_whenSeedingAgainSkippingExisting_thenOnlyMissingOnesAreAdded() async throws {
-        let store = try await PetFixtures.sqliteStore()
+        let store = try await AnimalFixtures.sqliteStore()
         #expect(try await store.insert(streaming: DemoPetGenerator().sequence(count: 10), skippingExistingIDs: true) == 10)
         #expect(try await store.insert(streaming: DemoPetGenerator().sequence(count: 15), skippingExistingIDs: true) == 5)
         #expect(try await store.count() == 15)
-        let everywhere = try await store.animals(matching: PetQuery(center: try GeoCoordinate(latitude: 0, longitude: 0), radiusKm: 500))
+        let everywhere = try await store.animals(matching: AnimalQuery(center: try GeoCoordinate(latitude: 0, longitude: 0), radiusKm: 500))
         #expect(everywhere.totalCount == 0)
     }
 
     @Test func givenEmptyDatabaseConfiguration_whenServerStartsTwice_thenItHolds500DemoPetsOnce() async throws {
-        let path = PetFixtures.temporaryDatabasePath()
+        let path = AnimalFixtures.temporaryDatabasePath()
         let configuration = PetServerConfiguration(port: 0, database: path, logLevel: .error)
         for _ in 1...2 {
             let server = try await startPetServer(configuration: configuration)
             await server.stop()
-            #expect(try await SQLitePetStore(path: path).count() == 500)
+            #expect(try await SQLiteAnimalStore(path: path).count() == 500)
         }
     }
 }

@@ -7,7 +7,7 @@ import Testing
         let boxes = SearchBox.covering(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01), radiusKm: 50)
         #expect(boxes.count == 1)
         let box = try #require(boxes.first)
-        #expect(box.contains(lat: 52.23 + 50 / PetFixtures.kmPerDegree, lon: 21.01))
+        #expect(box.contains(lat: 52.23 + 50 / AnimalFixtures.kmPerDegree, lon: 21.01))
         #expect(box.maxLon - box.minLon < 2)
     }
 
@@ -22,7 +22,7 @@ import Testing
     @Test func givenCircleOverNorthPole_whenCovering_thenAllLongitudesUpToThePole() throws {
         let boxes = SearchBox.covering(center: try GeoCoordinate(latitude: 89.9, longitude: 20), radiusKm: 50)
         #expect(boxes == [SearchBox(minLat: boxes[0].minLat, maxLat: 90, minLon: -180, maxLon: 180)])
-        #expect(boxes[0].minLat < 89.9 - 50 / PetFixtures.kmPerDegree)
+        #expect(boxes[0].minLat < 89.9 - 50 / AnimalFixtures.kmPerDegree)
     }
 
     @Test func givenCircleOverSouthPole_whenCovering_thenAllLongitudesDownToThePole() throws {

@@ -8,12 +8,12 @@ import Testing
 /// The server's memory of the data version (``DataVersionMonitor``) and of encoded pages
 /// (``ResponseCache``).
 @Suite struct DataVersionMonitorTests {
-    private func storeAndWriter() async throws -> (reader: SQLitePetStore, writer: SQLitePetStore) {
-        let path = PetFixtures.temporaryDatabasePath()
-        let reader = try SQLitePetStore(path: path)
-        try await reader.insert([try PetFixtures.animal("a", lat: 1, lon: 1)])
+    private func storeAndWriter() async throws -> (reader: SQLiteAnimalStore, writer: SQLiteAnimalStore) {
+        let path = AnimalFixtures.temporaryDatabasePath()
+        let reader = try SQLiteAnimalStore(path: path)
+        try await reader.insert([try AnimalFixtures.animal("a", lat: 1, lon: 1)])
         // Another process's connection, as `petspot import` would be.
-        return (reader, try SQLitePetStore(path: path))
+        return (reader, try SQLiteAnimalStore(path: path))
     }
 
     @Test func givenAVersionReadJustNow_whenAnotherProcessAddsPetsWithinTheInterval_thenTheReadVersionIsKept() async throws {
@@ -21,7 +21,7 @@ import Testing
         let clock = VirtualClock()
         let monitor = DataVersionMonitor(store: reader, interval: .seconds(1), clock: clock)
         let first = try await monitor.current()
-        try await writer.insert([try PetFixtures.animal("b", lat: 2, lon: 2)])
+        try await writer.insert([try AnimalFixtures.animal("b", lat: 2, lon: 2)])
         clock.advance(by: .milliseconds(999))
         #expect(try await monitor.current() == first)
     }
@@ -31,7 +31,7 @@ import Testing
         let clock = VirtualClock()
         let monitor = DataVersionMonitor(store: reader, interval: .seconds(1), clock: clock)
         let first = try await monitor.current()
-        try await writer.insert([try PetFixtures.animal("b", lat: 2, lon: 2)])
+        try await writer.insert([try AnimalFixtures.animal("b", lat: 2, lon: 2)])
         clock.advance(by: .seconds(1))
         let second = try await monitor.current()
         #expect(second > first)
@@ -42,7 +42,7 @@ import Testing
         let (reader, writer) = try await storeAndWriter()
         let monitor = DataVersionMonitor(store: reader, interval: .zero, clock: VirtualClock())
         let first = try await monitor.current()
-        try await writer.insert([try PetFixtures.animal("b", lat: 2, lon: 2)])
+        try await writer.insert([try AnimalFixtures.animal("b", lat: 2, lon: 2)])
         #expect(try await monitor.current() > first)
     }
 }

@@ -7,7 +7,7 @@ import Testing
 /// in modules that do not know each other, and meet here, where the app talks to the server.
 @Suite struct SearchRadiusTests {
     @Test func givenTheNothingNearbyText_whenItNamesTheRadius_thenItIsTheServersDefaultWhichTheClientLeavesAlone() {
-        #expect(L10n.searchRadius.converted(to: .kilometers).value == PetQuery.defaultRadiusKm)
+        #expect(L10n.searchRadius.converted(to: .kilometers).value == AnimalQuery.defaultRadiusKm)
         // The client leaves the radius to the server unless told otherwise.
         let client = AnimalRepository.Configuration(baseURL: URL(fileURLWithPath: "/"))
         #expect(client.radiusKm == nil)
