@@ -29,14 +29,9 @@ public final class AnimalListViewModel {
     /// The custom popup's words while it shows, by its cause; nil when it does not show.
     public var permissionPopup: PermissionPopupContent? { state.popup.map { PermissionPopupContent(reason: $0, localizer: localizer) } }
 
-    /// Whether the custom popup shows (``permissionPopup`` says what it says).
-    ///
-    /// Writes are ignored: the popup may only close through ``openSettings()`` or
-    /// ``continueWithoutLocation()`` (both of its buttons call one of them).
-    public var showPermissionDeniedAlert: Bool {
-        get { state.isPopupPresented }
-        set { _ = newValue }
-    }
+    /// Whether the custom popup shows (``permissionPopup`` says what it says). Read-only: the popup
+    /// closes only through ``openSettings()`` or ``continueWithoutLocation()``, its two buttons.
+    public var showPermissionDeniedAlert: Bool { state.isPopupPresented }
 
     /// The language and locale of every text the screen shows.
     public let localizer: Localizer

@@ -38,12 +38,10 @@ struct AnimalListViewModelTests {
         #expect(screen.viewModel.content == .animals(Fixtures.animals.sorted { $0.publishedAt > $1.publishedAt }))
     }
 
-    // SwiftUI writes `false` when an alert closes; only the buttons may close the popup.
-    @Test func givenPopupShown_whenBindingWrittenFalse_thenPopupStaysUntilAButtonIsTapped() async {
+    // Only the popup's buttons close it (the property is read-only).
+    @Test func givenPopupShown_whenGoToSettingsTapped_thenPopupClosesAndSettingsOpen() async {
         let screen = StartupScreen(status: .denied)
         await screen.appear()
-
-        screen.viewModel.showPermissionDeniedAlert = false
         #expect(screen.viewModel.showPermissionDeniedAlert)
 
         screen.viewModel.openSettings()
