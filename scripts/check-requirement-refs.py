@@ -4,9 +4,11 @@ in docs/requirements.md, and that each citation is written the one way the proje
 
     scripts/check-requirement-refs.py [--check-evidence]
 
-One id per citation, as docs/requirements.md names its entries (case aside): FR-001, SC-002,
-PG-FR-003, PG-SC-001, US1, US1-2, rule 18, departure 5. Lists and ranges ("rules 5 and 7",
-"FR-003/004", "rule 13–16", "user story 3", "US1 scenario 2") are refused: write each id.
+One id per citation, as docs/requirements.md names its entries: FR-001, SC-002, PG-FR-003, PG-SC-001,
+US1, US1-2, rule 18 (or Rule 18), departure 5. Lists, ranges to a bare number and stories in words
+("rules 5 and 7", "FR-003/004", "rule 13–16", "user story 3", "US1 scenario 2", "fr-003") are refused:
+write each id ("rule 5, rule 7", "rule 13 to rule 16", "US3", "US1-2"). Test names (rule07_…) are
+identifiers, not citations.
 --check-evidence also checks that every entry names a test (`File.swift` › `givenX_whenY_thenZ`) or a
 scenario (`name.json` in Sources/ScenarioRunner/Scenarios/) that exists, or says "not covered".
 Exit status: 0 when all is well (one OK line), 1 with a line per problem.
@@ -20,10 +22,12 @@ DOC = ROOT / "docs/requirements.md"
 SCENARIOS = ROOT / "Sources/ScenarioRunner/Scenarios"
 # One id, as a citation writes it; `(?<![\w-])` keeps "PG-FR-003" from also citing "FR-003".
 CITATION = re.compile(r"(?<![\w-])(?:(?:PG-)?(?:FR|SC)-\d+|US\d+(?:-\d+)?(?![\w-])|(?i:rule|departure) \d+)\b")
-# Other ways of citing, which the one spelling replaces.
+# Other ways of citing, which the one spelling replaces. SEP: a list or range going on to a bare number.
+SEP = r"\s*(?:[/–—‒…-]|\.\.|\bto\b|\bthrough\b)\s*\d+"
 OTHER = re.compile(
-    r"\b(?:rules|departures) \d+|\b(?:FR|SC)-\d+ ?[/–-] ?\d+|\b(?:rule|departure) \d+ ?[–-] ?\d+"
-    r"|\buser stor(?:y|ies) \d+|\bUS\d+,? (?:acceptance )?scenario \d+", re.IGNORECASE)
+    rf"\b(?:rules|departures)\s+\d+|\b(?:rule|departure)(?:(?! \d)\s+\d+|\s+no\.\s*\d+|\s+\d+{SEP})"
+    rf"|\b(?:FR|SC)-\d+{SEP}|\bUS\d+(?:-\d+)?-US\d+|(?-i:\b(?:pg-)?(?:fr|sc)-\d+)"
+    r"|\buser\s+stor(?:y|ies)\s+\d+|\bUS\d+,?\s+(?:acceptance\s+)?scenario\s+\d+", re.IGNORECASE)
 ENTRY = re.compile(r"^\s*[-*+] \*\*([^*]+)\*\*")
 
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The tests of scripts/check-requirement-refs.py, on throw-away repositories (the real one is not
-# touched): a clean one passes; an undefined id, a list of ids, and an entry naming a missing test
-# each fail with a line that names the file and what is wrong. Prints PASS/FAIL per case; exits 1 if
-# any case fails.
+# touched): a clean one passes; an undefined id, a list of ids, each other spelling of a citation, and
+# an entry naming a missing test each fail with a line that names the file and what is wrong. Prints
+# PASS/FAIL per case; exits 1 if any case fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 checker="$PWD/scripts/check-requirement-refs.py"
@@ -49,6 +49,9 @@ expect givenAnUndefinedRule_whenChecked_thenItIsNamedWithItsLine "$undefined" 1 
 listed="$(make_repo listed "$test_file
 // rules 5 and 7" "$doc")"
 expect givenAListOfRules_whenChecked_thenOneIdPerCitationIsAsked "$listed" 1 "write 'rules 5' as one id per citation"
+others="$(make_repo others "$test_file
+// rule 5–7; FR-001/002; user story 1; fr-001; rule no. 5; departures 5 and 7" "$doc")"
+expect givenEachOtherSpelling_whenChecked_thenEachIsRefused "$others" 1 "FAILED: 6 problem(s)"
 missing="$(make_repo missing "// FR-001" "$doc")"
 expect givenAnEntryNamingAMissingTest_whenEvidenceChecked_thenItIsReported "$missing" 1 "names a missing test \`givenA_whenB_thenC\`" --check-evidence
 
