@@ -379,8 +379,8 @@ extension LocationSubsystem {
         return blurred
     }
 
-    /// An approximate position 1–20 km from `coordinate`, drawn from the seeded generator and reused for
-    /// the refresh interval ("refreshed at most a few times per hour").
+    /// An approximate position 1–20 km from `coordinate`, drawn from the device's deterministic
+    /// generator and reused for the refresh interval ("refreshed at most a few times per hour").
     private func reducedFix(near coordinate: GeoCoordinate) -> LocationFix {
         guard let device else { return LocationFix(latitude: 0, longitude: 0, horizontalAccuracy: -1, timestamp: .distantPast) }
         let now = device.currentElapsed
