@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "PetAPI", targets: ["PetAPI"]),
         .library(name: "PetServer", targets: ["PetServer"]),
         .library(name: "TestSupport", targets: ["TestSupport"]),
+        .library(name: "AppiumSimulator", targets: ["AppiumSimulator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -106,6 +107,16 @@ let package = Package(
             resources: [.copy("Scenarios"), .process("Resources")],
             swiftSettings: swiftSettings
         ),
+        // The simulated iPhone behind the WebDriver/Appium XCUITest commands the E2E suite uses.
+        .target(
+            name: "AppiumSimulator",
+            dependencies: [
+                "ScenarioRunner", "PetSpotDomain", "DeviceSimulator", "Localization", "StartupFeature", logging,
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "TestSupport",
             dependencies: [
@@ -117,6 +128,7 @@ let package = Package(
             name: "petspot",
             dependencies: [
                 "PetSpotDomain", "DeviceInterfaces", "Permissions", "PetAPI", "PetServer", "ScenarioRunner", "Localization", logging,
+                "AppiumSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -187,6 +199,13 @@ let package = Package(
         .testTarget(
             name: "ScenarioRunnerTests",
             dependencies: ["ScenarioRunner", "PetSpotDomain", "PetAPI", "StartupFeature", "Localization"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AppiumSimulatorTests",
+            dependencies: [
+                "AppiumSimulator", "ScenarioRunner", "PetServer", "AsyncSupport", "StartupFeature", "Permissions",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -47,6 +47,7 @@
                             .foregroundStyle(.secondary)
                             .padding()
                             .accessibilityAddTraits(.isHeader)
+                            .accessibilityIdentifier(AccessibilityIdentifiers.AnimalList.summary)
                     }
                     listing
                 }
@@ -54,7 +55,7 @@
                 .toolbar {
                     Button(L10n.text(.listPermissionsButton, localizer)) { openPermissions() }
                         .accessibilityHint(L10n.text(.listPermissionsHint, localizer))
-                        .accessibilityIdentifier("animalList.permissions")
+                        .accessibilityIdentifier(AccessibilityIdentifiers.AnimalList.permissions)
                 }
             }
             // Hidden explicitly: `.isModal` silences only the card's siblings, maybe not the navigation bar.

@@ -51,11 +51,11 @@
                             Button(title) { Task { await model.performAction(for: permission) } }
                                 .disabled(content.card.isBusy)
                                 .accessibilityHint(content.card.actionHint ?? "")
-                                .accessibilityIdentifier("permissionDetail.action")
+                                .accessibilityIdentifier(PermissionsAccessibilityIdentifiers.Detail.action)
                         }
                         Button(content.doneButton) { model.closeDetail() }
                             .accessibilityHint(content.doneHint)
-                            .accessibilityIdentifier("permissionDetail.done")
+                            .accessibilityIdentifier(PermissionsAccessibilityIdentifiers.Detail.done)
                     }
                     .padding()
                 }

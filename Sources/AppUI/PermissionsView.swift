@@ -30,12 +30,12 @@
                             Text(verbatim: message)
                                 .font(.footnote)
                                 .foregroundStyle(.red)
-                                .accessibilityIdentifier("permissions.error")
+                                .accessibilityIdentifier(PermissionsAccessibilityIdentifiers.error)
                         }
                         Button(PermissionsL10n.doneButton(model.localizer)) { model.finish() }
                             .disabled(!model.canContinue)
                             .accessibilityHint(PermissionsL10n.doneHint(model.localizer))
-                            .accessibilityIdentifier("permissions.done")
+                            .accessibilityIdentifier(PermissionsAccessibilityIdentifiers.done)
                     }
                     .padding()
                 }
@@ -66,7 +66,7 @@
                         Text(verbatim: card.statusText)
                             .font(.subheadline)
                             .foregroundStyle(card.state.tint)
-                            .accessibilityIdentifier("permissions.\(card.permission.rawValue).status")
+                            .accessibilityIdentifier(PermissionsAccessibilityIdentifiers.status(card.permission))
                     }
                 }
                 Text(verbatim: card.rationale)
@@ -75,7 +75,7 @@
                 HStack {
                     Button(card.learnMoreTitle, action: learnMore)
                         .accessibilityHint(card.learnMoreHint)
-                        .accessibilityIdentifier("permissions.\(card.permission.rawValue).learnMore")
+                        .accessibilityIdentifier(PermissionsAccessibilityIdentifiers.learnMore(card.permission))
                     Spacer()
                     if card.isBusy {
                         ProgressView()
@@ -83,7 +83,7 @@
                     } else if let title = card.actionTitle {
                         Button(title, action: perform)
                             .accessibilityHint(card.actionHint ?? "")
-                            .accessibilityIdentifier("permissions.\(card.permission.rawValue).action")
+                            .accessibilityIdentifier(PermissionsAccessibilityIdentifiers.action(card.permission))
                     }
                 }
             }

@@ -21,7 +21,7 @@ final class LocationSubsystem: DeviceSubsystem {
     private var temporaryFullAccuracy = false
 
     // The GPS.
-    private var position: GeoCoordinate?
+    private(set) var position: GeoCoordinate?
     private var systemFix: TrueFix?
     private var reducedAnchor: (fix: LocationFix, drawnAt: Duration)?
 

@@ -81,6 +81,12 @@ extension SimulatedDevice {
         location.setRestricted(restricted)
     }
 
+    /// Where the phone is, as the GPS would find it (nil where no fix can be had).
+    public var position: GeoCoordinate? {
+        catchUp()
+        return location.position
+    }
+
     /// The phone moves to `coordinate`; nil means no fix can be had there.
     public func move(to coordinate: GeoCoordinate?) {
         catchUp()

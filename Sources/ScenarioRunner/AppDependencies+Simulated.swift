@@ -3,6 +3,7 @@ import AsyncSupport
 import DeviceInterfaces
 import DeviceSimulator
 import Foundation
+import Localization
 import Logging
 import Permissions
 import PetSpotDomain
@@ -20,7 +21,8 @@ extension AppDependencies {
         settingsOpener: SettingsOpener,
         ledger: any PermissionLedger,
         clock: VirtualClock,
-        infoPlist: PropertyList
+        infoPlist: PropertyList,
+        localizer: Localizer
     ) -> AppDependencies {
         let epoch = device.configuration.epoch
         return AppDependencies(
@@ -33,6 +35,7 @@ extension AppDependencies {
             clock: clock,
             now: { epoch.addingTimeInterval(clock.now.offset.timeInterval) },
             infoPlist: infoPlist,
+            localizer: localizer,
             // The event log has every permission change; the logger speaks only of problems here.
             logger: AppModel.logger(level: .warning)
         )

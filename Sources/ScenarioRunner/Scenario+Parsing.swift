@@ -192,3 +192,17 @@ private enum SettingsHealth: String, CaseIterable {
 
     var state: Scenario.HealthState { self == .sharingAuthorized ? .sharingAuthorized : .sharingDenied }
 }
+
+extension Scenario.Device {
+    /// Reads a `device` object on its own (as `petspot appium` receives it in a capability).
+    public static func parse(_ data: Data) throws(ScenarioFileError) -> Self {
+        try parse(JSONCursor.parse(data))
+    }
+}
+
+extension Scenario.Network {
+    /// Reads a `network` object on its own.
+    public static func parse(_ data: Data) throws(ScenarioFileError) -> Self {
+        try parse(JSONCursor.parse(data))
+    }
+}

@@ -4,6 +4,7 @@ import ConcurrencyExtras
 import DeviceInterfaces
 import DeviceSimulator
 import Foundation
+import Localization
 import LocationBridge
 import Logging
 import Permissions
@@ -32,23 +33,28 @@ public final class ScenarioRun {
 
     private let scenario: Scenario
     private let clock = VirtualClock()
-    private let device: SimulatedDevice
+    let device: SimulatedDevice
     private let network: SimulatedNetwork
     /// The app's HTTP client for the listing, behind ``network``.
     private let client: AnimalRepository
-    private var app: AppModel?
+    private(set) var app: AppModel?
     private var viewModel: AnimalListViewModel? { app?.startup }
     /// Remembers the once-per-install Always request across launches, as `UserDefaults` would.
     private let ledger = InMemoryPermissionLedger()
-    private var lines: [LogLine] = []
+    private(set) var lines: [LogLine] = []
     private var deviceEventCount = 0
     /// Scene changes not yet told to the app (never told from inside a device callback).
     private var pendingPhases: [AppScenePhase] = []
     /// The failure a location request ended with, since the app last asked for one.
     private var lastLocationFailure: String?
+    /// The language of the app's texts (the log never depends on it).
+    private let localizer: Localizer
+    /// Whether Settings is the app in front: opened by the app, until the app comes back.
+    var settingsInFront = false
 
-    init(scenario: Scenario, serverURL: URL) {
+    init(scenario: Scenario, serverURL: URL, localizer: Localizer = .system) {
         self.scenario = scenario
+        self.localizer = localizer
         self.device = SimulatedDevice(configuration: scenario.device.configuration, clock: clock)
         self.client = AnimalRepository(baseURL: serverURL)
         self.network = SimulatedNetwork(
@@ -83,7 +89,7 @@ public final class ScenarioRun {
     }
 
     /// Moves virtual time to `target`, stopping at every moment something is due on the way.
-    private func advance(to target: Duration) async {
+    func advance(to target: Duration) async {
         while let next = clock.nextDeadline, next.offset <= target {
             clock.move(to: next)
             device.runDueWork()
@@ -95,7 +101,7 @@ public final class ScenarioRun {
     }
 
     /// Lets everything that can run at this moment run, until the system is quiet.
-    private func settle() async {
+    func settle() async {
         var quietRounds = 0
         while quietRounds < 3 {
             let before = activity
@@ -225,12 +231,17 @@ extension ScenarioRun {
         case .sceneChanged(let from, let to):
             if let phase = AppScenePhase(rawValue: to.rawValue) { pendingPhases.append(phase) }
             if to == .background { log(.device, "appBackgrounded") }
-            if from == .background, to == .inactive { log(.device, "appForegrounded") }
+            if from == .background, to == .inactive {
+                settingsInFront = false
+                log(.device, "appForegrounded")
+            }
         case .systemAlertShown(let alert):
             log(.device, "systemAlertShown", [("alert", .string(Self.alertName(alert.kind)))])
         case .systemAlertDismissed(let alert):
             log(.device, "systemAlertDismissed", [("alert", .string(Self.alertName(alert.kind)))])
-        case .settingsOpened: log(.device, "settingsOpened")
+        case .settingsOpened:
+            settingsInFront = true
+            log(.device, "settingsOpened")
         case .settingChanged(let name, let value):
             log(.device, "settingChanged", [("setting", .string(name)), ("value", .string(value))])
         case .allowOnceExpired: log(.device, "allowOnceExpired")
@@ -336,13 +347,13 @@ extension LogLine.AnimalPreview {
 // MARK: - Actions
 
 /// Why a step cannot happen now, in words for the person who wrote the scenario.
-private struct StepRefused: Error, CustomStringConvertible {
-    var description: String
+public struct StepRefused: Error, CustomStringConvertible {
+    public var description: String
 }
 
 extension ScenarioRun {
     /// Does what the step says, or explains why it cannot happen at this moment.
-    private func perform(_ action: Scenario.Action) throws(StepRefused) {
+    func perform(_ action: Scenario.Action) throws(StepRefused) {
         do {
             switch action {
             case .launch: try launch()
@@ -416,7 +427,8 @@ extension ScenarioRun {
                 settingsOpener: SettingsOpener { [weak self] in self?.openSettingsForApp() },
                 ledger: ledger,
                 clock: clock,
-                infoPlist: scenario.device.infoPlist
+                infoPlist: scenario.device.infoPlist,
+                localizer: localizer
             )
         )
         app.startup.onEvent = { [weak self] event in self?.record(event) }
@@ -479,14 +491,7 @@ extension ScenarioRun {
         guard let alert = device.systemAlert else {
             throw StepRefused(description: "no system alert is showing")
         }
-        let buttons: [Scenario.AlertChoice: SystemAlertButton] =
-            switch alert.kind {
-            case .locationWhenInUse: [.allowWhileUsing: .allowWhileUsing, .allowOnce: .allowOnce, .dontAllow: .dontAllow]
-            case .locationAlwaysUpgrade: [.changeToAlwaysAllow: .changeToAlwaysAllow, .keepOnlyWhileUsing: .keepOnlyWhileUsing]
-            case .motionActivity: [.allow: .ok, .dontAllow: .dontAllow]
-            case .healthAccess: [.allowAll: .healthTurnOnAll, .dontAllow: .dontAllow]
-            default: [:]
-            }
+        let buttons = Self.choices(on: alert.kind)
         let name = Self.alertName(alert.kind)
         guard let button = buttons[choice] else {
             let offered = Scenario.AlertChoice.allCases.filter { buttons[$0] != nil }.map(\.rawValue)
@@ -502,6 +507,17 @@ extension ScenarioRun {
             fields.insert(("alert", .string(name)), at: 0)
         }
         log(.device, "systemAlertAnswered", fields)
+    }
+
+    /// The buttons of an alert a scenario can tap, by the name a step gives them.
+    static func choices(on kind: SystemAlert.Kind) -> [Scenario.AlertChoice: SystemAlertButton] {
+        switch kind {
+        case .locationWhenInUse: [.allowWhileUsing: .allowWhileUsing, .allowOnce: .allowOnce, .dontAllow: .dontAllow]
+        case .locationAlwaysUpgrade: [.changeToAlwaysAllow: .changeToAlwaysAllow, .keepOnlyWhileUsing: .keepOnlyWhileUsing]
+        case .motionActivity: [.allow: .ok, .dontAllow: .dontAllow]
+        case .healthAccess: [.allowAll: .healthTurnOnAll, .dontAllow: .dontAllow]
+        default: [:]
+        }
     }
 
     /// The name of a system alert in the log: `locationWhenInUse`, `locationAlways`, `motion`, `health`.

@@ -16,6 +16,10 @@ public enum AccessibilityIdentifiers {
         public static let empty = "startup.animalList.empty"
         public static let error = "startup.animalList.error"
         public static let retry = "startup.animalList.retry"
+        /// "18 pets near you" or "20 pets, newest first" above the rows.
+        public static let summary = "startup.animalList.summary"
+        /// The toolbar button that opens the permissions screen.
+        public static let permissions = "startup.animalList.permissions"
         /// The notice above a listing shown because nobody is within the search radius.
         public static let nothingNearby = "startup.animalList.nothingNearby"
 

@@ -12,8 +12,18 @@ enum ScenarioServer {
     /// started in this process on a temporary SQLite database seeded with ``demoPetCount`` demo pets.
     @MainActor
     static func run(_ scenarios: [Scenario], serverURL: URL?) async throws -> [ScenarioRun.Outcome] {
+        try await withServer(serverURL) { url in await ScenarioHost.run(scenarios, serverURL: url) }
+    }
+
+    /// Calls `body` with `serverURL`, or with the URL of a server started in this process on a
+    /// temporary SQLite database seeded with ``demoPetCount`` demo pets, stopped and removed after.
+    static func withServer<T>(
+        _ serverURL: URL?,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (URL) async throws -> T
+    ) async throws -> T {
         if let serverURL {
-            return await ScenarioHost.run(scenarios, serverURL: serverURL)
+            return try await body(serverURL)
         }
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("petspot-scenario-\(UUID().uuidString)", isDirectory: true)
@@ -26,8 +36,13 @@ enum ScenarioServer {
             demoPetsWhenEmpty: demoPetCount,
             logLevel: .critical
         ))
-        let outcomes = await ScenarioHost.run(scenarios, serverURL: server.baseURL)
-        await server.stop()
-        return outcomes
+        do {
+            let result = try await body(server.baseURL)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
     }
 }

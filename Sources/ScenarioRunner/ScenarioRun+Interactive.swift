@@ -1,0 +1,123 @@
+import AppFeature
+import DeviceSimulator
+import Foundation
+import Localization
+import Permissions
+import PetSpotDomain
+
+/// A run driven one action at a time, as a person (or an Appium client) uses the phone, instead of by
+/// a scenario file's steps. `petspot appium` drives one on the wall clock.
+extension ScenarioRun {
+    /// A phone set up as `device` says, with the app not yet launched.
+    public static func interactive(
+        device: Scenario.Device,
+        network: Scenario.Network,
+        serverURL: URL,
+        localizer: Localizer
+    ) -> ScenarioRun {
+        ScenarioRun(
+            scenario: Scenario(name: "interactive", device: device, network: network, steps: []),
+            serverURL: serverURL,
+            localizer: localizer
+        )
+    }
+
+    /// Virtual time since the phone started.
+    public var elapsed: Duration { device.elapsed }
+
+    /// Moves the phone's time on to `elapsed` (never back), running what falls due on the way.
+    public func catchUp(to elapsed: Duration) async {
+        guard elapsed > self.elapsed else { return }
+        await advance(to: elapsed)
+    }
+
+    /// Does what a step of that action would do, then lets the app settle.
+    public func act(_ action: Scenario.Action) async throws(StepRefused) {
+        do {
+            try perform(action)
+        } catch {
+            await settle()
+            throw error
+        }
+        await settle()
+    }
+
+    /// Taps what `element` is: a control of the app's screen or a button of iOS's alert.
+    public func tap(_ element: AccessibilityElement) async throws(StepRefused) {
+        switch element.tap {
+        case nil:
+            // A tap on text or a row of the listing does nothing in PetSpot.
+            return
+        case .step(let action)?:
+            try await act(action)
+        case .alertButton(let label)?:
+            try await answerSystemAlert(label: label)
+        case .closeDetail?:
+            app?.permissionsScreen?.closeDetail()
+            await settle()
+        }
+    }
+
+    /// Answers iOS's alert by the label of one of its buttons.
+    public func answerSystemAlert(label: String) async throws(StepRefused) {
+        guard let alert = device.systemAlert else { throw StepRefused(description: "no system alert is showing") }
+        guard let button = alert.buttons.first(where: { $0.label == label }) else {
+            let labels = alert.buttons.map { "'\($0.label)'" }.joined(separator: ", ")
+            throw StepRefused(description: "the alert has no button '\(label)' (it has \(labels))")
+        }
+        guard let choice = Self.choices(on: alert.kind).first(where: { $0.value == button })?.key else {
+            throw StepRefused(description: "the simulated iPhone does not answer '\(label)' on this alert")
+        }
+        try await act(.answerSystemAlert(choice))
+    }
+
+    /// What the person sees of the app now: its screen and iOS's alert, or nothing of it when it is
+    /// not in front.
+    public var screen: AccessibilityElement {
+        let inFront = device.scenePhase == .active || device.scenePhase == .inactive
+        let view = inFront ? app.map { AppModelView(startup: $0.startup, permissionsScreen: $0.permissionsScreen) } : nil
+        return AccessibilityTree.build(app: view, alert: device.systemAlert, usageDescription: Self.usageDescription)
+    }
+
+    /// The usage description every key of the simulated Info.plist holds.
+    static let usageDescription = "Why PetSpot asks."
+
+    /// The app in front: PetSpot, Settings, or the Home Screen.
+    public var frontmost: FrontApp {
+        if settingsInFront { return .settings }
+        switch device.scenePhase {
+        case .active, .inactive: return .petSpot
+        case .background, .notRunning: return .home
+        }
+    }
+
+    /// The person switches to Settings themselves (not through the app's button).
+    public func switchToSettings() async throws(StepRefused) {
+        if device.scenePhase == .active || device.scenePhase == .inactive {
+            try await act(.background)
+        }
+        settingsInFront = true
+    }
+
+    /// The person goes to the Home Screen from Settings.
+    public func leaveSettings() {
+        settingsInFront = false
+    }
+
+    /// Whether the app's process is running, and where.
+    public var appProcess: ScenePhase { device.scenePhase }
+
+    /// The app's location permission as iOS reports it.
+    public var locationAuthorization: LocationPermissionStatus { device.locationAuthorization }
+
+    /// The phone's position, if it has one.
+    public var position: GeoCoordinate? { device.position }
+
+    /// The event log so far, as `petspot run` prints it.
+    public var eventLog: [LogLine] { lines }
+}
+
+/// The app in front of the person.
+public enum FrontApp: Sendable, Equatable {
+    case petSpot, settings, home
+}

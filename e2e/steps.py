@@ -1,0 +1,298 @@
+"""Step definitions. They speak only Appium and WebDriver (through the screen objects), so the same
+suite drives the simulated iPhone here and the real app on the iOS Simulator."""
+
+from pytest_bdd import given, parsers, then, when
+
+from conftest import SETTINGS_BUNDLE_ID
+
+RUNNING_IN_FOREGROUND = 4
+RUNNING_IN_BACKGROUND = 3
+
+# Given: the phone before the app starts (capabilities), or the app brought to a state.
+
+
+@given(parsers.parse('user has previously granted "{grant}" location permission'))
+def granted(phone, grant):
+    phone.permissions["location"] = {"While Using App": "inuse", "Always": "always"}[grant]
+
+
+@given("location fetch succeeds")
+@given("user has granted location permission")
+def granted_while_using(phone):
+    phone.permissions["location"] = "inuse"
+
+
+@given("user hasn't been asked about location permissions (notDetermined status)")
+def not_asked(phone):
+    phone.permissions["location"] = "unset"
+
+
+@given("user hasn't been asked about any permission")
+def nothing_asked(phone):
+    phone.permissions.update(location="unset", motion="unset", health="unset")
+
+
+@given("user previously denied location permission (denied status)")
+def denied(phone):
+    phone.permissions["location"] = "never"
+
+
+@given("user previously denied location permission (restricted status)")
+def restricted(phone):
+    # No Appium command restricts a permission: on a real phone that takes device management.
+    phone.device["authorization"] = "restricted"
+
+
+@given("system permission alert is displayed")
+def alert_displayed(phone):
+    not_asked(phone)
+    phone.launch()
+    phone.alert.wait_until_shown()
+
+
+@given("user denied permission via system alert")
+def denied_via_alert(phone):
+    alert_displayed(phone)
+    phone.alert.tap("Don't Allow")
+
+
+@given("custom permission popup is displayed")
+@given("app is on startup screen with denied permissions")
+def popup_displayed(phone):
+    denied(phone)
+    phone.launch()
+    phone.startup.wait_for_popup()
+
+
+@given('user dismissed popup with "Cancel"')
+@given("app is observing location permission changes")
+def popup_cancelled(phone):
+    popup_displayed(phone)
+    phone.startup.popup_button("Cancel").click()
+
+
+@given("app is observing permission changes")
+def observing_with_location(phone):
+    granted_while_using(phone)
+    phone.launch()
+    phone.startup.wait_for_listing(near=True)
+
+
+@given("permission changes from granted to denied while on startup screen")
+def revoked_on_screen(phone):
+    observing_with_location(phone)
+    change_in_settings(phone, "never")
+
+
+@given(parsers.parse("the first location fix takes {seconds:d} seconds"))
+def slow_fix(phone, seconds):
+    # Neither GPS nor the coarse Wi-Fi fix comes sooner.
+    phone.device["fixDelayMs"] = seconds * 1000
+    phone.device["coarseFixDelayMs"] = seconds * 1000
+
+
+@given("Location Services are off")
+def services_off(phone):
+    phone.device["locationServicesEnabled"] = False
+
+
+@given("the phone is in the middle of the Atlantic")
+def in_the_atlantic(phone):
+    phone.driver.execute_script("mobile: setSimulatedLocation", {"latitude": 30.0, "longitude": -40.0})
+
+
+@given("the server cannot be reached")
+def server_unreachable(phone):
+    phone.network["reachable"] = False
+
+
+# When: what the person does.
+
+
+@when("startup screen appears")
+def startup_appears(phone):
+    phone.launch()
+    phone.startup.wait_until_showing()
+
+
+@when("coordinates are obtained")
+def coordinates_obtained(phone):
+    phone.launch()
+    phone.startup.wait_for_listing(near=True)
+
+
+@when("location fetch fails (timeout, GPS unavailable, error)")
+def fetch_fails(phone):
+    # The phone is somewhere no fix can be had (no GPS signal, no Wi-Fi); the app's bound on the wait ends it.
+    phone.device["position"] = None
+    phone.launch()
+
+
+@when(parsers.parse('user taps "{label}"'))
+def taps(phone, label):
+    """A button by the label the person reads: on iOS's alert when one is up, else on the popup."""
+    if phone.alert.buttons():
+        phone.alert.tap(label)
+        return
+    button = phone.startup.popup_button(label)
+    assert button is not None, f"neither an iOS alert nor the popup shows a '{label}' button"
+    button.click()
+
+
+@when("user taps Retry")
+def taps_retry(phone):
+    phone.startup.tap_retry()
+
+
+@when("animal listings are displayed")
+@when("animal listings load")
+def listings_load(phone):
+    phone.startup.wait_for_listing()
+
+
+def change_in_settings(phone, value):
+    """The person goes to Settings, changes Location for PetSpot, and comes back."""
+    phone.open_settings_app()
+    phone.set_permission("location", value)
+    phone.return_to_app()
+
+
+@when("user grants permission (e.g., returns from Settings after enabling)")
+def grants_in_settings(phone):
+    change_in_settings(phone, "inuse")
+
+
+@when("user grants permission via Settings and returns to app")
+def grants_via_popup_settings(phone):
+    phone.startup.popup_button("Go to Settings").click()
+    assert phone.app_state(SETTINGS_BUNDLE_ID) == RUNNING_IN_FOREGROUND
+    allows_in_settings(phone)
+
+
+@when("user allows location in Settings and returns to the app")
+def allows_in_settings(phone):
+    phone.set_permission("location", "inuse")
+    phone.return_to_app()
+
+
+@when("permission status changes to denied/restricted")
+def revoked(phone):
+    change_in_settings(phone, "never")
+
+
+@when("next animal query occurs")
+def next_query(phone):
+    phone.startup.pull_to_refresh()
+
+
+@when(parsers.parse("user leaves the app for {seconds:d} seconds"))
+def leaves(phone, seconds):
+    phone.driver.execute_script("mobile: backgroundApp", {"seconds": seconds})
+
+
+@when("the server can be reached again")
+def server_reachable(phone):
+    phone.driver.execute_script("petspot: setNetwork", {"reachable": True})
+
+
+@when("user opens the permissions screen")
+def opens_permissions(phone):
+    phone.startup.open_permissions()
+    phone.permissions_screen.wait_until_showing()
+
+
+@when(parsers.parse("user taps the {permission} card's \"{label}\""))
+def taps_card(phone, permission, label):
+    shown = phone.permissions_screen.action_label(permission)
+    assert shown == label, f"the {permission} card shows {shown!r}, not {label!r}"
+    phone.permissions_screen.tap_action(permission)
+
+
+@when("user closes the permissions screen")
+def closes_permissions(phone):
+    phone.permissions_screen.done()
+
+
+# Then: what the person sees.
+
+
+@then("app fetches current location and queries server for animal listings")
+@then("app automatically fetches location and updates animal listings")
+@then("location is fetched and animal query is executed with coordinates")
+@then("animal listings are displayed on startup screen")
+def listing_near(phone):
+    rows = phone.startup.wait_for_listing(near=True)
+    assert rows, "no pets are listed"
+
+
+@then("app queries server without coordinates and displays animal listings (fallback mode)")
+@then("app queries server without location coordinates and displays animal listings")
+@then("user can still browse available animals (no location filtering)")
+@then("user can browse available animals without location filtering")
+@then("query executes without location coordinates")
+def listing_without_location(phone):
+    rows = phone.startup.wait_for_listing(near=False)
+    assert "newest first" in phone.startup.summary()
+    assert rows
+
+
+@then("iOS system alert requesting location permission is displayed")
+def location_alert(phone):
+    buttons = phone.alert.wait_until_shown()
+    assert buttons == ["Allow Once", "Allow While Using App", "Don't Allow"], buttons
+    assert "location" in phone.alert.text()
+
+
+@then("custom informational popup is displayed explaining permission status")
+def popup_explains(phone):
+    title, message = phone.startup.wait_for_popup()
+    assert title and message
+    assert phone.startup.is_shown(phone.startup.GO_TO_SETTINGS)
+    assert phone.startup.is_shown(phone.startup.CANCEL)
+    # The popup is PetSpot's own, over the screen; iOS shows no alert of its own.
+    assert phone.alert.buttons() == []
+
+
+@then("iOS Settings app opens to this app's permission screen")
+def settings_opened(phone):
+    phone.startup.wait(
+        lambda: phone.app_state(SETTINGS_BUNDLE_ID) == RUNNING_IN_FOREGROUND, "Settings did not come to the front"
+    )
+    assert phone.app_state() == RUNNING_IN_BACKGROUND
+
+
+@then("popup closes and app queries server without location coordinates")
+def popup_closes(phone):
+    phone.startup.wait_until_gone(phone.startup.POPUP)
+    listing_without_location(phone)
+
+
+@then("app continues operating in fallback mode without location")
+def fallback_after_revocation(phone):
+    # The listing stays; no popup comes back after the first check, and iOS reports the denial.
+    phone.startup.wait_for_listing()
+    assert not phone.startup.is_shown(phone.startup.POPUP)
+    location = phone.driver.execute_script("mobile: getPermission", {"bundleId": "org.petspot.PetSpot", "service": "location"})
+    assert location == "never"
+
+
+@then("the listing says nobody is nearby and shows pets from everywhere")
+def nobody_nearby(phone):
+    phone.startup.wait_for(phone.startup.NOTHING_NEARBY)
+    listing_without_location(phone)
+
+
+@then("an error with Retry is displayed")
+def error_with_retry(phone):
+    phone.startup.wait_for(phone.startup.ERROR)
+    assert phone.startup.is_shown(phone.startup.RETRY)
+
+
+@then(parsers.parse('the {permission} card says "{text}"'))
+def card_says(phone, permission, text):
+    phone.permissions_screen.wait_for_status(permission, text)
+
+
+@then(parsers.parse('the {permission} card offers "{label}"'))
+def card_offers(phone, permission, label):
+    assert phone.permissions_screen.action_label(permission) == label
