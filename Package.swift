@@ -204,7 +204,7 @@ let package = Package(
         .testTarget(
             name: "AppiumSimulatorTests",
             dependencies: [
-                "AppiumSimulator", "ScenarioRunner", "PetServer", "AsyncSupport", "StartupFeature", "Permissions",
+                "AppiumSimulator", "PetServer", "AsyncSupport", "StartupFeature", logging,
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,0 +1,206 @@
+import AppiumSimulator
+import AsyncSupport
+import Foundation
+import PetServer
+import Logging
+import StartupFeature
+import Testing
+
+/// The WebDriver surface of the simulated iPhone, request by request, as an Appium client sends them.
+/// The phone's "wall clock" is a `VirtualClock` the test moves; the listing comes from a real server.
+@Suite("Appium driver", .serialized)
+@MainActor
+struct AppiumDriverTests {
+    static let bundle = "org.petspot.PetSpot"
+
+    /// A driver over a fresh listing server; `body` gets the driver and its clock.
+    private func withDriver(_ body: (AppiumDriver, VirtualClock) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("appium-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await startPetServer(configuration: PetServerConfiguration(
+            port: 0, database: directory.appendingPathComponent("pets.sqlite").path, demoPetsWhenEmpty: 100, logLevel: .error
+        ))
+        let clock = VirtualClock()
+        let driver = AppiumDriver(serverURL: server.baseURL, clock: clock)
+        do {
+            try await body(driver, clock)
+        } catch {
+            await driver.shutdown()
+            await server.stop()
+            throw error
+        }
+        await driver.shutdown()
+        await server.stop()
+    }
+
+    private func send(_ driver: AppiumDriver, _ method: String, _ path: String, _ body: JSONValue? = nil) async -> (status: Int, body: JSONValue) {
+        await driver.handle(method: method, path: path, body: body?.encoded() ?? Data())
+    }
+
+    private func capabilities(_ extra: [String: JSONValue] = [:]) -> JSONValue {
+        var always: [String: JSONValue] = [
+            "platformName": .string("iOS"), "appium:automationName": .string("XCUITest"), "appium:bundleId": .string(Self.bundle),
+        ]
+        always.merge(extra) { _, new in new }
+        return .object(["capabilities": .object(["alwaysMatch": .object(always), "firstMatch": .array([.object([:])])])])
+    }
+
+    private func session(_ driver: AppiumDriver, location: String) async throws -> String {
+        let permissions = "{\"\(Self.bundle)\": {\"location\": \"\(location)\"}}"
+        let reply = await send(driver, "POST", "/session", capabilities(["appium:permissions": .string(permissions)]))
+        try #require(reply.status == 200, "\(reply.body)")
+        return try #require(reply.body["value"]?["sessionId"]?.string)
+    }
+
+    private func find(_ driver: AppiumDriver, _ session: String, _ id: String) async -> (status: Int, body: JSONValue) {
+        await send(driver, "POST", "/session/\(session)/element", .object(["using": .string("accessibility id"), "value": .string(id)]))
+    }
+
+    private func elementID(_ reply: (status: Int, body: JSONValue)) throws -> String {
+        try #require(reply.body["value"]?["element-6066-11e4-a52e-4f735466cecf"]?.string, "\(reply.body)")
+    }
+
+    private func error(_ reply: (status: Int, body: JSONValue)) -> String? {
+        reply.body["value"]?["error"]?.string
+    }
+
+    @Test func givenNoSession_whenStatusAsked_thenReadyForAnXCUITestSession() async throws {
+        try await withDriver { driver, _ in
+            let reply = await send(driver, "GET", "/status")
+            #expect(reply.status == 200)
+            #expect(reply.body["value"]?["ready"] == .bool(true))
+            #expect(reply.body["value"]?["build"]?["automationName"] == .string("XCUITest"))
+        }
+    }
+
+    @Test func givenARunningSession_whenASecondIsAsked_thenItIsRefused() async throws {
+        try await withDriver { driver, _ in
+            _ = try await session(driver, location: "inuse")
+            let second = await send(driver, "POST", "/session", capabilities())
+            #expect(second.status == 500)
+            #expect(error(second) == "session not created")
+        }
+    }
+
+    @Test func givenAnotherBundle_whenSessionAsked_thenSessionNotCreatedNamesIt() async throws {
+        try await withDriver { driver, _ in
+            let reply = await send(driver, "POST", "/session", capabilities(["appium:bundleId": .string("com.example.Other")]))
+            #expect(error(reply) == "session not created")
+            #expect(reply.body["value"]?["message"]?.string?.contains("com.example.Other") == true)
+        }
+    }
+
+    @Test func givenALocationValueXCUITestDoesNotKnow_whenSessionAsked_thenTheMessageNamesIt() async throws {
+        try await withDriver { driver, _ in
+            let permissions = "{\"\(Self.bundle)\": {\"location\": \"sometimes\"}}"
+            let reply = await send(driver, "POST", "/session", capabilities(["appium:permissions": .string(permissions)]))
+            #expect(error(reply) == "session not created")
+            #expect(reply.body["value"]?["message"]?.string?.contains("always | inuse | never | unset (got 'sometimes')") == true)
+        }
+    }
+
+    @Test func givenABadDeviceField_whenSessionAsked_thenTheMessageNamesThePath() async throws {
+        try await withDriver { driver, _ in
+            let reply = await send(driver, "POST", "/session", capabilities(["petspot:device": .object(["fixDelayMs": .string("slow")])]))
+            #expect(error(reply) == "session not created")
+            #expect(reply.body["value"]?["message"]?.string?.contains("$.fixDelayMs") == true)
+        }
+    }
+
+    @Test func givenHostileRequests_whenSent_thenWebDriverErrorBodies() async throws {
+        try await withDriver { driver, _ in
+            let id = try await session(driver, location: "inuse")
+            let unknownPath = await send(driver, "GET", "/session/\(id)/window/rect")
+            #expect(unknownPath.status == 404 && error(unknownPath) == "unknown command")
+            let wrongMethod = await send(driver, "DELETE", "/status")
+            #expect(wrongMethod.status == 405 && error(wrongMethod) == "unknown method")
+            let notJSON = await driver.handle(method: "POST", path: "/session/\(id)/element", body: Data("{\"using\":".utf8))
+            #expect(notJSON.status == 400 && error(notJSON) == "invalid argument")
+            let xpath = await send(driver, "POST", "/session/\(id)/element", .object(["using": .string("xpath"), "value": .string("//*")]))
+            #expect(xpath.status == 400 && error(xpath) == "invalid selector")
+            let noSession = await send(driver, "GET", "/session/not-a-session/source")
+            #expect(noSession.status == 404 && error(noSession) == "invalid session id")
+            let script = await send(driver, "POST", "/session/\(id)/execute/sync", .object(["script": .string("mobile: shake"), "args": .array([])]))
+            #expect(error(script) == "unknown method")
+            let noAlert = await send(driver, "POST", "/session/\(id)/alert/accept")
+            #expect(noAlert.status == 404 && error(noAlert) == "no such alert")
+            let missing = await find(driver, id, "startup.nothingHere")
+            #expect(missing.status == 404 && error(missing) == "no such element")
+        }
+    }
+
+    @Test func givenDenied_whenCancelTappedByAccessibilityID_thenThePopupGoesAndItsElementIsStale() async throws {
+        try await withDriver { driver, clock in
+            let id = try await session(driver, location: "never")
+            clock.advance(by: .seconds(1))
+            let popup = try elementID(await find(driver, id, AccessibilityIdentifiers.PermissionPopup.popup))
+            let cancel = try elementID(await find(driver, id, AccessibilityIdentifiers.PermissionPopup.cancel))
+            let label = await send(driver, "GET", "/session/\(id)/element/\(cancel)/attribute/label")
+            #expect(label.body["value"] == .string("Cancel"))
+            #expect(await send(driver, "POST", "/session/\(id)/element/\(cancel)/click").status == 200)
+            clock.advance(by: .seconds(1))
+            let stale = await send(driver, "GET", "/session/\(id)/element/\(popup)/text")
+            #expect(error(stale) == "stale element reference")
+            let list = await find(driver, id, AccessibilityIdentifiers.AnimalList.list)
+            #expect(list.status == 200)
+            let source = await send(driver, "GET", "/session/\(id)/source")
+            #expect(source.body["value"]?.string?.contains("name=\"\(AccessibilityIdentifiers.AnimalList.summary)\" label=\"20 pets, newest first\"") == true)
+        }
+    }
+
+    @Test func givenNotAsked_whenAlertAcceptedWithItsLabel_thenTheListingIsNearby() async throws {
+        try await withDriver { driver, clock in
+            let id = try await session(driver, location: "unset")
+            let buttons = await send(driver, "POST", "/session/\(id)/execute/sync", .object([
+                "script": .string("mobile: alert"), "args": .array([.object(["action": .string("getButtons")])]),
+            ]))
+            #expect(buttons.body["value"] == .array([.string("Allow Once"), .string("Allow While Using App"), .string("Don't Allow")]))
+            let accepted = await send(driver, "POST", "/session/\(id)/execute/sync", .object([
+                "script": .string("mobile: alert"),
+                "args": .array([.object(["action": .string("accept"), "buttonLabel": .string("Allow While Using App")])]),
+            ]))
+            #expect(accepted.status == 200)
+            clock.advance(by: .seconds(2))
+            let summary = try elementID(await find(driver, id, AccessibilityIdentifiers.AnimalList.summary))
+            let text = await send(driver, "GET", "/session/\(id)/element/\(summary)/text")
+            #expect(text.body["value"]?.string?.hasSuffix("near you") == true)
+        }
+    }
+
+    @Test func givenTheAppInFront_whenGoToSettingsTapped_thenSettingsIsInFrontAndTheAppInTheBackground() async throws {
+        try await withDriver { driver, clock in
+            let id = try await session(driver, location: "never")
+            clock.advance(by: .seconds(1))
+            let settings = try elementID(await find(driver, id, AccessibilityIdentifiers.PermissionPopup.goToSettings))
+            _ = await send(driver, "POST", "/session/\(id)/element/\(settings)/click")
+            func state(_ bundle: String) async -> JSONValue? {
+                await send(driver, "POST", "/session/\(id)/execute/sync", .object([
+                    "script": .string("mobile: queryAppState"), "args": .array([.object(["bundleId": .string(bundle)])]),
+                ])).body["value"]
+            }
+            #expect(await state("com.apple.Preferences") == .number(4))
+            #expect(await state(Self.bundle) == .number(3))
+            _ = await send(driver, "POST", "/session/\(id)/execute/sync", .object([
+                "script": .string("mobile: setPermission"),
+                "args": .array([.object(["bundleId": .string(Self.bundle), "access": .object(["location": .string("inuse")])])]),
+            ]))
+            _ = await send(driver, "POST", "/session/\(id)/execute/sync", .object([
+                "script": .string("mobile: activateApp"), "args": .array([.object(["bundleId": .string(Self.bundle)])]),
+            ]))
+            #expect(await state(Self.bundle) == .number(4))
+            clock.advance(by: .seconds(2))
+            let status = try elementID(await find(driver, id, AccessibilityIdentifiers.AnimalList.summary))
+            #expect(await send(driver, "GET", "/session/\(id)/element/\(status)/text").body["value"]?.string?.hasSuffix("near you") == true)
+        }
+    }
+
+    @Test func givenASession_whenDeleted_thenANewOneCanStart() async throws {
+        try await withDriver { driver, _ in
+            let id = try await session(driver, location: "inuse")
+            #expect(await send(driver, "DELETE", "/session/\(id)").status == 200)
+            #expect(await send(driver, "GET", "/session/\(id)/source").status == 404)
+            _ = try await session(driver, location: "never")
+        }
+    }
+}
