@@ -16,6 +16,26 @@ from appium.options.ios import XCUITestOptions
 from screens import PermissionsScreen, StartupScreen, SystemAlert
 
 SERVER = os.environ.get("E2E_SERVER", "http://127.0.0.1:4723")
+# How permissions are written: "applesimutils" (location always | inuse | never | unset, what the
+# simulated iPhone and older XCUITest drivers take) or "simctl" (location yes | no | unset and
+# location-always yes, what drivers built on `simctl privacy` take). The simulated iPhone takes both.
+PERMISSIONS_FORMAT = os.environ.get("E2E_PERMISSIONS", "applesimutils")
+SIMCTL_LOCATION = {
+    "always": ("location-always", "yes"),
+    "inuse": ("location", "yes"),
+    "never": ("location", "no"),
+    "unset": ("location", "unset"),
+}
+
+
+def driver_permissions(permissions):
+    """The permissions as the server's driver takes them (see PERMISSIONS_FORMAT)."""
+    if PERMISSIONS_FORMAT != "simctl" or "location" not in permissions:
+        return dict(permissions)
+    translated = {key: value for key, value in permissions.items() if key != "location"}
+    service, value = SIMCTL_LOCATION[permissions["location"]]
+    translated[service] = value
+    return translated
 BUNDLE_ID = "org.petspot.PetSpot"
 SETTINGS_BUNDLE_ID = "com.apple.Preferences"
 
@@ -49,6 +69,10 @@ class Phone:
         self._driver = None
 
     @property
+    def started(self):
+        return self._driver is not None
+
+    @property
     def driver(self):
         if self._driver is None:
             options = XCUITestOptions()
@@ -59,7 +83,7 @@ class Phone:
             options.set_capability("appium:language", "en")
             options.set_capability("appium:locale", "en_GB")
             if self.permissions:
-                options.set_capability("appium:permissions", json.dumps({BUNDLE_ID: self.permissions}))
+                options.set_capability("appium:permissions", json.dumps({BUNDLE_ID: driver_permissions(self.permissions)}))
             if self.device:
                 options.set_capability("petspot:device", self.device)
             if self.network:
@@ -74,7 +98,8 @@ class Phone:
         return self.driver.execute_script("mobile: queryAppState", {"bundleId": bundle_id})
 
     def set_permission(self, service, value):
-        self.driver.execute_script("mobile: setPermission", {"bundleId": BUNDLE_ID, "access": {service: value}})
+        access = driver_permissions({service: value})
+        self.driver.execute_script("mobile: setPermission", {"bundleId": BUNDLE_ID, "access": access})
 
     def open_settings_app(self):
         self.driver.execute_script("mobile: activateApp", {"bundleId": SETTINGS_BUNDLE_ID})

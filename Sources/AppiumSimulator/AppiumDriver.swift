@@ -71,7 +71,9 @@ public final class AppiumDriver {
         case (_, let path) where path.first == "session" && path.count >= 2:
             let session = try self.session(path[1])
             return try await serialized { [self] () throws(WebDriverError) -> JSONValue in
-                try await sessionCommand(session, method: method, path: Array(path.dropFirst(2)), request: request)
+                // A command queued behind the session's DELETE finds it gone.
+                guard self.session === session else { throw WebDriverError("invalid session id", "the session '\(session.id)' has ended") }
+                return try await sessionCommand(session, method: method, path: Array(path.dropFirst(2)), request: request)
             }
         default:
             throw .unknownCommand(method, "/" + path.joined(separator: "/"))
@@ -133,11 +135,18 @@ public final class AppiumDriver {
             localizer: capabilities.localizer
         )
         let session = Session(id: UUID().uuidString.lowercased(), run: run, time: time.starting())
+        // Held before the first await, so that a second `POST /session` meanwhile is refused.
         self.session = session
         if capabilities.autoLaunch {
-            _ = try await serialized { () throws(WebDriverError) -> Bool in
-                try await session.act(Scenario.Action.launch)
-                return true
+            do {
+                _ = try await serialized { () throws(WebDriverError) -> Bool in
+                    try await session.act(Scenario.Action.launch)
+                    return true
+                }
+            } catch {
+                // The client never learns this session's id: it must not hold the phone.
+                await end(session)
+                throw WebDriverError("session not created", "the app could not be launched: \(error.message)")
             }
         }
         session.pump = Task { [weak self] in

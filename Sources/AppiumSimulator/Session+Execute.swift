@@ -28,7 +28,9 @@ extension Session {
         case "mobile: alert": return try await alert(argument)
         case "mobile: activateApp", "mobile: launchApp": return try await activate(try bundle(argument))
         case "mobile: terminateApp": return try await terminate(try bundle(argument))
-        case "mobile: queryAppState": return .int(appState(try bundle(argument)))
+        case "mobile: queryAppState":
+            guard let bundle = argument["bundleId"]?.string else { throw .invalidArgument("'bundleId' must be a string") }
+            return .int(appState(bundle))
         case "mobile: backgroundApp": return try await background(argument)
         case "mobile: setSimulatedLocation":
             let latitude = try Self.number(argument, "latitude", in: -90...90)
@@ -77,7 +79,7 @@ extension Session {
             guard name.hasPrefix("mobile:") || name.hasPrefix("petspot:") else {
                 throw WebDriverError("unsupported operation", "the simulated iPhone runs no scripts; only 'mobile:' and 'petspot:' commands (got '\(script)')")
             }
-            throw WebDriverError("unknown method", "Unknown mobile command '\(name)'. Only \(Self.commands.joined(separator: ", ")) commands are supported.")
+            throw WebDriverError("unsupported operation", "Unsupported execute method '\(name)'. Available methods are: \(Self.commands.joined(separator: ", "))")
         }
     }
 
@@ -128,11 +130,13 @@ extension Session {
         return bundle
     }
 
-    /// XCUITest's app states: 1 not running, 3 running in the background, 4 running in the foreground.
+    /// XCUITest's app states: 0 not installed, 1 not running, 3 running in the background, 4 running
+    /// in the foreground (a real phone soon reports a background app as 2, suspended).
     private func appState(_ bundle: String) -> Int {
         if bundle == SessionCapabilities.settingsBundleID {
-            return run.frontmost == .settings ? 4 : 1
+            return run.frontmost == .settings ? 4 : (run.settingsHasRun ? 3 : 1)
         }
+        guard bundle == SessionCapabilities.bundleID else { return 0 }
         switch run.appProcess {
         case .notRunning: return 1
         case .background: return 3
@@ -175,7 +179,7 @@ extension Session {
 
     /// `seconds` below zero (or absent) leaves the app in the background; otherwise it comes back after that long.
     private func background(_ argument: [String: JSONValue]) async throws(WebDriverError) -> JSONValue {
-        let seconds = argument["seconds"] == nil || argument["seconds"] == .null ? -1 : try Self.number(argument, "seconds", in: -1...3600)
+        let seconds = argument["seconds"] == nil || argument["seconds"] == .null ? -1 : try Self.number(argument, "seconds", in: -1...300)
         try await act(.background)
         guard seconds >= 0 else { return .null }
         await wait(.milliseconds(Int(seconds * 1000)))
@@ -201,7 +205,9 @@ extension Session {
     private static func number(_ argument: [String: JSONValue], _ key: String, in range: ClosedRange<Double>) throws(WebDriverError) -> Double {
         guard let value = argument[key]?.number, value.isFinite else { throw .invalidArgument("'\(key)' must be a number") }
         guard range.contains(value) else {
-            throw .invalidArgument("'\(key)' must be between \(range.lowerBound) and \(range.upperBound) (got \(value))")
+            // A coordinate is never repeated back: error bodies end up in test reports.
+            let got = ["latitude", "longitude"].contains(key) ? "" : " (got \(value))"
+            throw .invalidArgument("'\(key)' must be between \(range.lowerBound) and \(range.upperBound)\(got)")
         }
         return value
     }

@@ -41,10 +41,14 @@ final class Session {
             guard let ms = value.number, ms >= 0, ms <= 86_400_000, ms.rounded() == ms else {
                 throw .invalidArgument("'\(key)' must be a whole number of milliseconds from 0 to 86400000")
             }
-            if key == "implicit" { implicitWait = .milliseconds(Int(ms)) }
+            // Commands take turns, so one search may hold the next command back: never beyond this.
+            if key == "implicit" { implicitWait = .milliseconds(min(Int(ms), Self.longestImplicitWaitMs)) }
         }
         return .null
     }
+
+    /// The longest implicit wait honoured (a longer one is cut to it).
+    static let longestImplicitWaitMs = 60_000
 
     // MARK: Elements
 
@@ -162,11 +166,10 @@ final class Session {
             }
             chosen = label
         } else {
-            // Accepting taps the button that grants, dismissing the one that refuses.
-            let preferred: [SystemAlertButton] =
-                accept ? [.allowWhileUsing, .changeToAlwaysAllow, .ok, .healthTurnOnAll] : [.dontAllow, .keepOnlyWhileUsing]
-            guard let button = preferred.map(\.label).first(where: labels.contains) else {
-                throw WebDriverError("unknown error", "the alert has no button to \(accept ? "accept" : "dismiss") it with")
+            // As WebDriverAgent does: accepting taps the last button, dismissing the first — on the
+            // location alert that is Don’t Allow and Allow Once, so tests name the button they mean.
+            guard let button = accept ? labels.last : labels.first else {
+                throw WebDriverError("unknown error", "the alert has no button")
             }
             chosen = button
         }

@@ -141,7 +141,7 @@ struct SessionCapabilities: Equatable {
 }
 
 /// A permission as the XCUITest driver names it for the simulator (`location`: always | inuse |
-/// never | unset; `motion`, `health`: yes | no | unset).
+/// never | unset, or yes | no | unset; `location-always`, `motion`, `health`: yes | no | unset).
 enum PermissionSetting {
     /// The services PetSpot uses; the driver's others (camera, photos, …) are accepted and change nothing.
     static let otherServices: Set<String> = [
@@ -149,13 +149,25 @@ enum PermissionSetting {
         "reminders", "siri", "speech", "userTracking",
     ]
 
+    /// `location`: the applesimutils values older XCUITest drivers pass (always | inuse | never | unset),
+    /// or `simctl privacy`'s that current ones pass (yes — While Using — | no | unset).
     static func location(_ value: String) throws(WebDriverError) -> LocationPermissionStatus {
         switch value.lowercased() {
         case "always": .authorizedAlways
-        case "inuse": .authorizedWhenInUse
-        case "never": .denied
+        case "inuse", "yes": .authorizedWhenInUse
+        case "never", "no": .denied
         case "unset": .notDetermined
-        default: throw .invalidArgument("location must be one of always | inuse | never | unset (got '\(value)')")
+        default: throw .invalidArgument("location must be one of always | inuse | never | yes | no | unset (got '\(value)')")
+        }
+    }
+
+    /// `location-always`, `simctl privacy`'s service for Always (yes | no | unset).
+    static func locationAlways(_ value: String) throws(WebDriverError) -> LocationPermissionStatus {
+        switch value.lowercased() {
+        case "yes": .authorizedAlways
+        case "no": .denied
+        case "unset": .notDetermined
+        default: throw .invalidArgument("location-always must be one of yes | no | unset (got '\(value)')")
         }
     }
 
@@ -180,6 +192,7 @@ enum PermissionSetting {
     static func apply(service: String, value: String, to device: inout Scenario.Device) throws(WebDriverError) {
         switch service {
         case "location": device.authorization = try location(value)
+        case "location-always": device.authorization = try locationAlways(value)
         case "motion": device.motion = try motion(value)
         case "health": device.health = try health(value)
         default:
@@ -196,6 +209,7 @@ enum PermissionSetting {
             guard let value = value.string else { throw .invalidArgument("access.\(service) must be a string") }
             switch service {
             case "location": change.authorization = try location(value)
+            case "location-always": change.authorization = try locationAlways(value)
             case "motion": change.motion = try motion(value)
             case "health": change.health = try health(value)
             default:

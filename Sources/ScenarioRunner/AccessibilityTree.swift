@@ -75,13 +75,13 @@ public struct AccessibilityElement: Sendable, Equatable {
     }
 }
 
-/// The labels iOS shows on the buttons of its alerts.
+/// The labels iOS shows on the buttons of its alerts (with iOS's typographic apostrophe: "Don’t Allow").
 extension SystemAlertButton {
     public var label: String {
         switch self {
         case .allowOnce: "Allow Once"
         case .allowWhileUsing: "Allow While Using App"
-        case .dontAllow: "Don't Allow"
+        case .dontAllow: "Don’t Allow"
         case .keepOnlyWhileUsing: "Keep Only While Using"
         case .changeToAlwaysAllow: "Change to Always Allow"
         case .ok: "OK"

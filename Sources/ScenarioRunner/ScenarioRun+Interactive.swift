@@ -99,6 +99,9 @@ extension ScenarioRun {
         settingsInFront = true
     }
 
+    /// Whether Settings has been opened since the phone started.
+    public var settingsHasRun: Bool { settingsLaunched }
+
     /// The person goes to the Home Screen from Settings.
     public func leaveSettings() {
         settingsInFront = false

@@ -50,7 +50,11 @@ public final class ScenarioRun {
     /// The language of the app's texts (the log never depends on it).
     private let localizer: Localizer
     /// Whether Settings is the app in front: opened by the app, until the app comes back.
-    var settingsInFront = false
+    var settingsInFront = false {
+        didSet { if settingsInFront { settingsLaunched = true } }
+    }
+    /// Whether Settings has been opened since the phone started (it then stays running).
+    private(set) var settingsLaunched = false
 
     init(scenario: Scenario, serverURL: URL, localizer: Localizer = .system) {
         self.scenario = scenario

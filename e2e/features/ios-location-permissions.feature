@@ -1,4 +1,5 @@
-# Every acceptance scenario of the specification's user stories US1–US4, in its own words.
+# Every acceptance scenario of the specification's user stories US1–US4, in its own words, and the
+# plan's Allow Once relaunch.
 # Scenarios tagged @simulated need a phone state no Appium command can set on a real device
 # (a restricted permission, a GPS without signal); they are skipped against a real Appium server.
 @ios
@@ -51,6 +52,15 @@ Feature: iOS location permissions on the startup screen
     Given user denied permission via system alert
     When animal listings are displayed
     Then user can still browse available animals (no location filtering)
+
+  # The plan's end-to-end test of "Allow Once": the grant ends with the app, and the next launch asks again.
+  @US2
+  Scenario: Allow Once lasts until the app ends
+    Given system permission alert is displayed
+    When user taps "Allow Once"
+    Then app fetches current location and queries server for animal listings
+    When the app is terminated and launched again
+    Then iOS system alert requesting location permission is displayed
 
   @US3
   Scenario: US3-1 Denied shows the popup

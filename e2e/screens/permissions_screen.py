@@ -55,6 +55,6 @@ class PermissionsScreen(Screen):
         self.tap(self.action_id(permission))
 
     def done(self):
-        self.wait(lambda: self.find(self.DONE).is_enabled(), "Done stayed disabled")
+        self.wait(lambda: (self.find(self.DONE) or False) and self.find(self.DONE).is_enabled(), "Done stayed disabled")
         self.tap(self.DONE)
         self.wait_until_gone(self.DONE)

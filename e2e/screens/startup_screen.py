@@ -91,8 +91,10 @@ class StartupScreen(Screen):
     # The popup.
 
     def wait_for_popup(self):
-        self.wait_for(self.POPUP)
-        return self.find(self.POPUP_TITLE).text, self.find(self.POPUP_MESSAGE).text
+        """Waits for the popup; its title and message."""
+        title = self.wait_for(self.POPUP_TITLE)
+        message = self.wait_for(self.POPUP_MESSAGE)
+        return title.text, message.text
 
     def popup_button(self, label):
         """The popup's button whose label the person reads, found by id."""

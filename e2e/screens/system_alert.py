@@ -27,5 +27,9 @@ class SystemAlert:
         return self.driver.switch_to.alert.text
 
     def tap(self, label):
-        self.wait_until_shown()
+        """Taps the button labelled `label`; "Don't Allow" as written matches iOS's "Don’t Allow"."""
+        buttons = self.wait_until_shown()
+        typographic = label.replace("'", "\u2019")
+        if label not in buttons and typographic in buttons:
+            label = typographic
         self.driver.execute_script("mobile: alert", {"action": "accept", "buttonLabel": label})
