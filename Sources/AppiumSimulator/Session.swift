@@ -70,16 +70,17 @@ final class Session {
         // The deadline is fixed as the search begins.
         let deadline = time.elapsed() + implicitWait
         while true {
-            let root = run.screen
-            let scope: AccessibilityElement
+            let all = keyed(run.screen)
+            var scope = all.indices
             if let parentID {
-                scope = try element(parentID, in: root)
-            } else {
-                scope = root
+                // The parent's descendants follow it in depth-first order, as many as its subtree holds.
+                let parent = try element(parentID, in: run.screen)
+                guard let key = references[parentID], let index = all.firstIndex(where: { $0.key == key }) else {
+                    throw .staleElement(parentID)
+                }
+                scope = (index + 1)..<(index + parent.allElements.count)
             }
-            let found = keyed(root).filter { entry in
-                matches(entry.element) && (parentID == nil || scope.allElements.dropFirst().contains(entry.element))
-            }
+            let found = all[scope].filter { matches($0.element) }
             if !found.isEmpty || time.elapsed() >= deadline {
                 if many { return .array(found.map { reference(to: $0.key) }) }
                 guard let first = found.first else { throw .noSuchElement(using, value) }

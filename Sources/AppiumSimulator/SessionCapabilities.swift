@@ -32,6 +32,9 @@ struct SessionCapabilities: Equatable {
         let firsts = capabilities["firstMatch"]?.array?.compactMap(\.object) ?? [[:]]
         var firstError: WebDriverError?
         for first in firsts.isEmpty ? [[:]] : firsts {
+            if let shared = first.keys.sorted().first(where: { always[$0] != nil }) {
+                throw .invalidArgument("'\(shared)' is in both alwaysMatch and firstMatch")
+            }
             let merged = always.merging(first) { old, _ in old }
             do {
                 return try Self(merged)

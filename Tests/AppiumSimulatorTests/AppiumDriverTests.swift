@@ -100,6 +100,18 @@ struct AppiumDriverTests {
         }
     }
 
+    @Test func givenACapabilityInBothAlwaysAndFirstMatch_whenSessionAsked_thenInvalidArgumentNamesIt() async throws {
+        try await withDriver { driver, _ in
+            let body: JSONValue = .object(["capabilities": .object([
+                "alwaysMatch": .object(["platformName": .string("iOS")]),
+                "firstMatch": .array([.object(["platformName": .string("iOS")])]),
+            ])])
+            let reply = await send(driver, "POST", "/session", body)
+            #expect(reply.status == 400 && error(reply) == "invalid argument")
+            #expect(reply.body["value"]?["message"]?.string?.contains("'platformName'") == true)
+        }
+    }
+
     @Test func givenSimctlPermissionValues_whenSessionAsked_thenAlwaysIsWhatIOSReports() async throws {
         try await withDriver { driver, _ in
             let permissions = "{\"\(Self.bundle)\": {\"location-always\": \"yes\", \"camera\": \"no\"}}"
