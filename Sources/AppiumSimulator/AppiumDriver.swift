@@ -234,7 +234,20 @@ public final class AppiumDriver {
         case ("POST", "execute/sync"):
             return try await session.execute(request)
         default:
+            let route = pattern.joined(separator: "/")
+            if let methods = Self.sessionRoutes[route] {
+                throw WebDriverError("unknown method", "\(method) is not supported on /session/{id}/\(route); it takes \(methods)")
+            }
             throw .unknownCommand(method, "/session/\(session.id)/" + path.joined(separator: "/"))
         }
     }
+
+    /// The session's routes and the methods each takes (for `unknown method`).
+    private static let sessionRoutes: [String: String] = [
+        "": "GET, DELETE", "timeouts": "GET, POST", "element": "POST", "elements": "POST",
+        "element/{id}/element": "POST", "element/{id}/elements": "POST", "element/{id}/click": "POST",
+        "element/{id}/text": "GET", "element/{id}/displayed": "GET", "element/{id}/enabled": "GET",
+        "element/{id}/name": "GET", "element/{id}/attribute/{name}": "GET", "source": "GET", "alert/text": "GET",
+        "alert/accept": "POST", "alert/dismiss": "POST", "execute/sync": "POST",
+    ]
 }

@@ -140,6 +140,8 @@ struct AppiumDriverTests {
             #expect(unknownPath.status == 404 && error(unknownPath) == "unknown command")
             let wrongMethod = await send(driver, "DELETE", "/status")
             #expect(wrongMethod.status == 405 && error(wrongMethod) == "unknown method")
+            let wrongSessionMethod = await send(driver, "GET", "/session/\(id)/element")
+            #expect(wrongSessionMethod.status == 405 && error(wrongSessionMethod) == "unknown method")
             let notJSON = await driver.handle(method: "POST", path: "/session/\(id)/element", body: Data("{\"using\":".utf8))
             #expect(notJSON.status == 400 && error(notJSON) == "invalid argument")
             let xpath = await send(driver, "POST", "/session/\(id)/element", .object(["using": .string("xpath"), "value": .string("//*")]))
