@@ -27,6 +27,7 @@ struct ExploreCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...6).contains(depth) else { throw ValidationError("--depth must be from 1 to 6, not \(depth)") }
+        _ = try ScenarioServer.url(server)
     }
 
     func run() async throws {

@@ -38,11 +38,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let language { _ = try LanguageOption.localizer(language) }
-        if let server {
-            guard let url = URL(string: server), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
-                throw ValidationError("--server must be an http(s) URL such as http://127.0.0.1:8080, not \"\(server)\"")
-            }
-        }
+        _ = try ScenarioServer.url(server)
     }
 
     func run() async throws {

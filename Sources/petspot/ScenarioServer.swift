@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Logging
 import PetServer
@@ -5,6 +6,15 @@ import ScenarioRunner
 
 /// The listing server that `run` and `demo` play scenarios against.
 enum ScenarioServer {
+    /// `--server`: an http(s) URL with a host, or a usage error naming what was given.
+    static func url(_ server: String?) throws -> URL? {
+        guard let server else { return nil }
+        guard let url = URL(string: server), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+            throw ValidationError("--server must be an http(s) URL such as http://127.0.0.1:8080, not \"\(server)\"")
+        }
+        return url
+    }
+
     /// Demo pets in the temporary database (the same deterministic set on every run).
     static let demoPetCount = 500
 

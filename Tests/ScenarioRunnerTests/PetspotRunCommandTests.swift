@@ -75,6 +75,15 @@ import Testing
         #expect(run.standardError.contains("/nonexistent/scenario.json"))
     }
 
+    @Test(arguments: [["explore", "--server", "ftp://x"], ["appium", "--server", "nope"], ["run", "--scenario", "x.json", "--server", "/pets"]])
+    func givenAServerThatIsNotAnHTTPURL_whenACommandStarts_thenAUsageErrorNamesIt(_ arguments: [String]) async throws {
+        let run = try await PetspotProcess.run(arguments)
+
+        #expect(run.status != 0)
+        #expect(run.standardError.contains("--server must be an http(s) URL"))
+        #expect(run.standardError.contains("\"\(arguments[arguments.count - 1])\""))
+    }
+
     @Test func givenTheDemo_whenRunForOneStory_thenItTellsTheStoryAndEndsWithTheTable() async throws {
         let run = try await PetspotProcess.run(["demo", "--only", "us3-4"])
 
