@@ -3,11 +3,15 @@
 # itself more than the server):
 #
 #     scripts/bench-http.sh [--pets N] [--duration SECONDS] [--connections C] [--threads T] [--binary PATH]
+#                           [--database postgres://USER@HOST:PORT/DB | --both]
 #
 # Builds petspot in release mode (unless --binary names one), seeds N demo pets (default 1,000,000)
-# into a temporary SQLite file and serves it twice on free ports of 127.0.0.1: as `petspot serve`
-# does by default, and with every response cache switched off (--response-cache-entries 0). It then
-# drives each kind of request with `wrk -t T -c C -d SECONDS --latency` (defaults 2, 16, 10), one
+# into a temporary SQLite file — or, with --database, into that PostgreSQL database (seeding adds
+# only the demo pets it lacks) — and serves it twice on free ports of 127.0.0.1: as `petspot serve` does by
+# default, and with every response cache switched off (--response-cache-entries 0). With --both it
+# measures the SQLite store and then the PostgreSQL one in one run and prints one table: the database
+# is PETSPOT_POSTGRES_URL, or a throwaway cluster that scripts/with-postgres.sh starts around the run.
+# It drives each kind of request with `wrk -t T -c C -d SECONDS --latency` (defaults 2, 16, 10), one
 # after another:
 #
 #   default server
@@ -20,14 +24,15 @@
 #     nearby       GET /api/pets?lat=…&lon=… from 4,096 random points around the demo cities at
 #                  2 decimals, each queried and encoded
 #
-# and prints requests/s, p50 and p99 latency per kind and each kind's ratio to its server's health.
+# and prints requests/s, p50 and p99 latency per store and kind and each kind's ratio to its own
+# server's health.
 # Needs wrk (Debian: apt-get install wrk) and python3. wrk and the server share this machine's cores:
 # compare ratios, not absolute figures, across machines. Numbers go to standard output; progress to
 # standard error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pets=1000000 duration=10 connections=16 threads=2 binary=""
+pets=1000000 duration=10 connections=16 threads=2 binary="" database="" both=0
 while (($#)); do
     case "$1" in
         --pets) pets="$2"; shift 2 ;;
@@ -35,12 +40,23 @@ while (($#)); do
         --connections) connections="$2"; shift 2 ;;
         --threads) threads="$2"; shift 2 ;;
         --binary) binary="$2"; shift 2 ;;
-        -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --database) database="$2"; shift 2 ;;
+        --both) both=1; shift ;;
+        -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench-http: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done
 [[ "$pets" =~ ^[1-9][0-9]*$ ]] || { echo "bench-http: --pets must be a whole number ≥ 1, not \"$pets\"" >&2; exit 2; }
 [[ "$duration" =~ ^[1-9][0-9]*$ ]] || { echo "bench-http: --duration must be whole seconds ≥ 1, not \"$duration\"" >&2; exit 2; }
+if [[ -n "$database" && ! "$database" =~ ^postgres(ql)?:// ]]; then
+    echo "bench-http: --database must be a postgres:// URL (SQLite is measured in a temporary file), not \"$database\"" >&2; exit 2
+fi
+if ((both)) && [[ -n "$database" ]]; then echo "bench-http: give --both or --database, not both" >&2; exit 2; fi
+if ((both)) && [[ -z "${PETSPOT_POSTGRES_URL:-}" ]]; then
+    # A throwaway PostgreSQL around this same run; the script comes back here with its URL set.
+    exec scripts/with-postgres.sh "$0" --pets "$pets" --duration "$duration" --connections "$connections" \
+        --threads "$threads" ${binary:+--binary "$binary"} --both
+fi
 for tool in wrk curl python3; do
     command -v "$tool" >/dev/null || { echo "bench-http: $tool not found (Debian: apt-get install $tool)" >&2; exit 2; }
 done
@@ -61,14 +77,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "== seeding $pets demo pets" >&2
-"$binary" seed --demo "$pets" --database "$work/pets.sqlite" >&2
-
-serve() { # NAME VARIABLE [serve options...]: starts a server, waits for it, sets VARIABLE to its URL
-    local name="$1" variable="$2" port
-    shift 2
+serve() { # NAME VARIABLE DATABASE [serve options...]: starts a server, waits for it, sets VARIABLE to its URL
+    local name="$1" variable="$2" store="$3" port
+    shift 3
     port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-    "$binary" serve --port "$port" --database "$work/pets.sqlite" "$@" > "$work/$name.log" 2>&1 &
+    "$binary" serve --port "$port" --database "$store" "$@" > "$work/$name.log" 2>&1 &
     servers+=($!)
     for _ in $(seq 1 300); do
         curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
@@ -77,16 +90,13 @@ serve() { # NAME VARIABLE [serve options...]: starts a server, waits for it, set
     curl -sf "http://127.0.0.1:$port/health" >/dev/null || { echo "bench-http: the $name server did not come up:" >&2; cat "$work/$name.log" >&2; exit 1; }
     printf -v "$variable" '%s' "http://127.0.0.1:$port"
 }
-serve default base
-serve uncached uncached --response-cache-entries 0
-# The first nearby query builds the in-memory position index; keep that out of the measurement.
-curl -sf "$uncached/api/pets?lat=52.23&lon=21.01" >/dev/null
 
-etag="$(curl -s -D - -o /dev/null "$base/api/pets" | tr -d '\r' | awk 'tolower($1) == "etag:" { print $2 }')"
-[[ -n "$etag" ]] || { echo "bench-http: GET /api/pets sent no ETag" >&2; exit 1; }
-# wrk counts only statuses from 400 as errors: make sure the revalidation really is a 304.
-status="$(curl -s -o /dev/null -w '%{http_code}' -H "If-None-Match: $etag" "$base/api/pets")"
-[[ "$status" == 304 ]] || { echo "bench-http: If-None-Match: $etag got $status, not 304" >&2; exit 1; }
+stop_servers() {
+    for pid in "${servers[@]}"; do
+        kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
+    done
+    servers=()
+}
 
 # Random points around the demo cities (the centres in Sources/PetServer/DemoCity.swift), rounded to
 # 2 decimals as the app sends them; the same sequence on every run.
@@ -106,14 +116,14 @@ with open(sys.argv[1], "w") as out:
     out.write("local i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format(\"GET\", paths[i])\nend\n")
 PY
 
-measure() { # SERVER KIND URL [wrk options...]
-    local server="$1" kind="$2" url="$3"
-    shift 3
-    echo "== $server: $kind" >&2
-    wrk -t "$threads" -c "$connections" -d "${duration}s" --latency "$@" "$url" > "$work/$server-$kind.txt"
-    python3 - "$server" "$kind" "$work/$server-$kind.txt" >> "$work/results.tsv" <<'PY'
+measure() { # STORE SERVER KIND URL [wrk options...]
+    local store="$1" server="$2" kind="$3" url="$4"
+    shift 4
+    echo "== $store, $server: $kind" >&2
+    wrk -t "$threads" -c "$connections" -d "${duration}s" --latency "$@" "$url" > "$work/$store-$server-$kind.txt"
+    python3 - "$store" "$server" "$kind" "$work/$store-$server-$kind.txt" >> "$work/results.tsv" <<'PY'
 import re, sys
-server, kind, text = sys.argv[1], sys.argv[2], open(sys.argv[3]).read()
+store, server, kind, text = sys.argv[1], sys.argv[2], sys.argv[3], open(sys.argv[4]).read()
 def ms(label):
     match = re.search(rf"^\s*{label}\s+([\d.]+)(us|ms|s)\s*$", text, re.M)
     if not match:
@@ -122,30 +132,55 @@ def ms(label):
     return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
 rate = re.search(r"Requests/sec:\s+([\d.]+)", text)
 errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
-print(f"{server}\t{kind}\t{float(rate.group(1)) if rate else float('nan')}\t{ms('50%')}\t{ms('99%')}\t{errors.group(1) if errors else 0}")
+print(f"{store}\t{server}\t{kind}\t{float(rate.group(1)) if rate else float('nan')}\t{ms('50%')}\t{ms('99%')}\t{errors.group(1) if errors else 0}")
 PY
 }
 
 : > "$work/results.tsv"
-measure default health "$base/health"
-measure default listing "$base/api/pets"
-measure default revalidate "$base/api/pets" -H "If-None-Match: $etag"
-measure uncached health "$uncached/health"
-measure uncached listing "$uncached/api/pets"
-measure uncached nearby "$uncached/api/pets" -s "$work/nearby.lua"
+bench_store() { # STORE DATABASE: seeds DATABASE, serves it twice, measures every kind
+    local store="$1" db="$2" base uncached etag status
+    echo "== $store: seeding $pets demo pets" >&2
+    "$binary" seed --demo "$pets" --database "$db" >&2
+    serve "$store-default" base "$db"
+    serve "$store-uncached" uncached "$db" --response-cache-entries 0
+    # The first nearby query builds the in-memory position index; keep that out of the measurement.
+    curl -sf "$uncached/api/pets?lat=52.23&lon=21.01" >/dev/null
+    etag="$(curl -s -D - -o /dev/null "$base/api/pets" | tr -d '\r' | awk 'tolower($1) == "etag:" { print $2 }')"
+    [[ -n "$etag" ]] || { echo "bench-http: GET /api/pets sent no ETag" >&2; exit 1; }
+    # wrk counts only statuses from 400 as errors: make sure the revalidation really is a 304.
+    status="$(curl -s -o /dev/null -w '%{http_code}' -H "If-None-Match: $etag" "$base/api/pets")"
+    [[ "$status" == 304 ]] || { echo "bench-http: If-None-Match: $etag got $status, not 304" >&2; exit 1; }
+    measure "$store" default health "$base/health"
+    measure "$store" default listing "$base/api/pets"
+    measure "$store" default revalidate "$base/api/pets" -H "If-None-Match: $etag"
+    measure "$store" uncached health "$uncached/health"
+    measure "$store" uncached listing "$uncached/api/pets"
+    measure "$store" uncached nearby "$uncached/api/pets" -s "$work/nearby.lua"
+    stop_servers
+}
+
+if ((both)); then
+    bench_store SQLite "$work/pets.sqlite"
+    bench_store PostgreSQL "$PETSPOT_POSTGRES_URL"
+elif [[ -n "$database" ]]; then
+    bench_store PostgreSQL "$database"
+else
+    bench_store SQLite "$work/pets.sqlite"
+fi
 
 python3 - "$work/results.tsv" "$pets" "$threads" "$connections" "$duration" <<'PY'
 import sys
 rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1]) if line.strip()]
 pets, threads, connections, duration = sys.argv[2:]
-health = {server: float(rate) for server, kind, rate, *_ in rows if kind == "health"}
-print(f"petspot HTTP, {int(pets):,} pets (SQLite), wrk -t{threads} -c{connections} -d{duration}s on loopback")
-print(f"{'server':<10}{'kind':<12}{'requests/s':>12}{'p50 ms':>9}{'p99 ms':>9}{'vs health':>11}{'errors':>8}")
-for server, kind, rate, p50, p99, errors in rows:
+health = {(store, server): float(rate) for store, server, kind, rate, *_ in rows if kind == "health"}
+print(f"petspot HTTP, {int(pets):,} pets, wrk -t{threads} -c{connections} -d{duration}s on loopback")
+print(f"{'store':<12}{'server':<10}{'kind':<12}{'requests/s':>12}{'p50 ms':>9}{'p99 ms':>9}{'vs health':>11}{'errors':>8}")
+for store, server, kind, rate, p50, p99, errors in rows:
     rate = float(rate)
-    print(f"{server:<10}{kind:<12}{rate:>12,.0f}{float(p50):>9.2f}{float(p99):>9.2f}{rate / health[server]:>11.3f}{int(errors):>8}")
+    ratio = rate / health[(store, server)]
+    print(f"{store:<12}{server:<10}{kind:<12}{rate:>12,.0f}{float(p50):>9.2f}{float(p99):>9.2f}{ratio:>11.3f}{int(errors):>8}")
 PY
-if awk -F'\t' '$6 > 0 { bad = 1 } END { exit !bad }' "$work/results.tsv"; then
+if awk -F'\t' '$7 > 0 { bad = 1 } END { exit !bad }' "$work/results.tsv"; then
     echo "bench-http: some answers were errors (see the errors column)" >&2
     exit 1
 fi
