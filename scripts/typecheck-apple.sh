@@ -140,7 +140,16 @@ echo "== package modules the Apple-only files import"
 package_built=1
 package_log="$work/package-build.log"
 status=0
-swift build --target AppUI 2>&1 | tee "$package_log" || status=$?
+# AppUI's dependencies, and every other package module an Apple-only file imports (App/ imports
+# PetAPI, which AppUI does not): built here, so that the script needs no earlier build.
+targets=(AppUI)
+while read -r module; do
+    [[ -d "Sources/$module" && "$module" != AppUI && "$module" != PlatformLive ]] && targets+=("$module")
+done < <(sed -nE 's/^[[:space:]]*import ([A-Za-z_][A-Za-z0-9_]*).*/\1/p' "${platform_live[@]}" "${app_ui[@]}" "${app[@]}" | sort -u)
+for target in "${targets[@]}"; do
+    ((status == 0)) || break
+    swift build --target "$target" 2>&1 | tee -a "$package_log" || status=$?
+done
 bin=""
 if ((status == 0)); then
     bin="$(swift build --show-bin-path 2>>"$package_log")" || status=$?
@@ -149,7 +158,7 @@ if ((status != 0)); then
     package_built=0
     mapfile -t broken < <(error_files "$package_log" error)
     if ((${#broken[@]} == 0)); then
-        fail "package modules do not build ('swift build --target AppUI' failed; see its output above)"
+        fail "package modules do not build ('swift build --target' of ${targets[*]} failed; see its output above)"
     else
         # One problem per target, named by its folder (Sources/<Target>/...); then any other file.
         targets=()
