@@ -5,7 +5,8 @@
 #
 #     scripts/conformance.sh [PETSPOT_BINARY]
 #
-# PETSPOT_BINARY defaults to .build/release/petspot, then .build/debug/petspot. schemathesis (pinned
+# PETSPOT_BINARY defaults to .build/release/petspot, then .build/debug/petspot, and is built (release)
+# when neither exists. schemathesis (pinned
 # below) is installed from PyPI into a temporary virtual environment. Exits with schemathesis's status:
 # 0 when it found nothing, 1 when it found a failure (each printed with a curl line that reproduces it).
 set -euo pipefail
@@ -18,7 +19,12 @@ if [[ -z "$binary" ]]; then
         if [[ -x "$candidate" ]]; then binary="$candidate"; break; fi
     done
 fi
-[[ -n "$binary" && -x "$binary" ]] || { echo "conformance: no petspot binary; build first (swift build)" >&2; exit 2; }
+if [[ -z "$binary" ]]; then
+    echo "conformance: building petspot (release)" >&2
+    swift build -c release --product petspot >&2
+    binary="$(swift build -c release --show-bin-path)/petspot"
+fi
+[[ -x "$binary" ]] || { echo "conformance: $binary is not an executable petspot" >&2; exit 2; }
 
 work="$(mktemp -d)"
 server=""
