@@ -43,5 +43,12 @@ port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))
 server=$!
 base="http://127.0.0.1:$port"
 
+status=0
 "$work/venv/bin/schemathesis" --no-color run "$base/openapi.yaml" --url "$base" --wait-for-schema 60 \
-    --checks all --generation-deterministic --max-examples 100 --workers 1 < /dev/null
+    --checks all --generation-deterministic --max-examples 100 --workers 1 < /dev/null || status=$?
+if ((status != 0)); then
+    # What the server said about the failing requests (its log is otherwise deleted with the work folder).
+    echo "conformance: schemathesis exited $status; the server's log:" >&2
+    tail -n 100 "$work/server.log" >&2
+fi
+exit "$status"
