@@ -19,11 +19,18 @@ public struct AnimalQueryError: Error, Equatable, Sendable, CustomStringConverti
 }
 
 extension AnimalQuery {
-    /// Parses and validates query parameters. Unknown names are ignored; when a name repeats, its first
-    /// value counts. Every failure names the parameter and its allowed values.
+    /// The parameters the listing reads; others are ignored.
+    public static let parameterNames: Set<String> = ["lat", "lon", "radiusKm", "limit", "page", "cursor"]
+
+    /// Parses and validates query parameters. Unknown names are ignored; one of ``parameterNames``
+    /// given twice is refused (which value was meant is not for the server to guess). Every failure
+    /// names the parameter and its allowed values.
     public static func parse(_ parameters: [(name: String, value: String)]) throws(AnimalQueryError) -> AnimalQuery {
         var first: [String: String] = [:]
-        for (name, value) in parameters where first[name] == nil {
+        for (name, value) in parameters where parameterNames.contains(name) {
+            guard first[name] == nil else {
+                throw AnimalQueryError(parameter: name, message: "\(name) is given more than once; give it once")
+            }
             first[name] = value
         }
         let lat = try first["lat"].map { value throws(AnimalQueryError) in
@@ -75,13 +82,39 @@ extension AnimalQuery {
 
     private static func decimal(_ text: String, name: String, range: ClosedRange<Double>) throws(AnimalQueryError) -> Double {
         let bounds = "between \(format(range.lowerBound)) and \(format(range.upperBound))"
-        guard let value = Double(text), value.isFinite else {
+        // Swift reads hexadecimal floats ("0x1p3") and "inf" too: only a decimal number is one here.
+        guard isDecimal(text), let value = Double(text), value.isFinite else {
             throw AnimalQueryError(parameter: name, message: "\(name) must be a finite decimal number \(bounds) (was \"\(text.prefix(40))\")")
         }
         guard range.contains(value) else {
             throw AnimalQueryError(parameter: name, message: "\(name) must be \(bounds) (was \(text.prefix(40)))")
         }
         return value
+    }
+
+    /// A decimal number as JSON writes one, with an optional leading `+` and digits on either side of
+    /// the point: `52`, `-0.5`, `.5`, `5.`, `1e3`, `2.5E-1`.
+    public static func isDecimal(_ text: String) -> Bool {
+        var characters = Substring(text).utf8[...]
+        if let sign = characters.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { characters = characters.dropFirst() }
+        let isDigit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+        let whole = characters.prefix(while: isDigit)
+        characters = characters.dropFirst(whole.count)
+        var fractionDigits = 0
+        if characters.first == UInt8(ascii: ".") {
+            characters = characters.dropFirst()
+            fractionDigits = characters.prefix(while: isDigit).count
+            characters = characters.dropFirst(fractionDigits)
+        }
+        guard !whole.isEmpty || fractionDigits > 0 else { return false }
+        if let marker = characters.first, marker == UInt8(ascii: "e") || marker == UInt8(ascii: "E") {
+            characters = characters.dropFirst()
+            if let sign = characters.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { characters = characters.dropFirst() }
+            let exponent = characters.prefix(while: isDigit)
+            guard !exponent.isEmpty else { return false }
+            characters = characters.dropFirst(exponent.count)
+        }
+        return characters.isEmpty
     }
 
     private static func integer(_ text: String, name: String, range: ClosedRange<Int>, rangeText: String) throws(AnimalQueryError) -> Int {

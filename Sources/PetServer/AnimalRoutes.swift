@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Logging
 import NIOCore
@@ -24,6 +25,10 @@ func buildRouter(
     }
 
     router.get("/api/pets") { request, context in
+        // `/api/pets/` is the pet with an empty id, which no pet has — not the listing.
+        if request.uri.path.hasSuffix("/") {
+            return JSONResponse.error(.notFound, code: "not_found", message: "no pet with an empty id")
+        }
         let parameters = request.uri.queryParameters.map { (name: String($0.key), value: String($0.value)) }
         let query: AnimalQuery
         do {
@@ -61,7 +66,15 @@ func buildRouter(
     }
 
     router.get("/api/pets/:id") { request, context in
-        let id = context.parameters.get("id") ?? ""
+        // The path segment as sent, decoded once (RFC 3986): an id may hold any character, `/` too.
+        let encoded = context.parameters.get("id") ?? ""
+        guard let id = encoded.removingPercentEncoding else {
+            return JSONResponse.error(
+                .badRequest, code: "invalid_parameter", parameter: "id",
+                message: "the id in the path is not percent-encoded UTF-8 (was \"\(encoded.prefix(128))\")"
+            )
+        }
+        guard !id.isEmpty else { return JSONResponse.error(.notFound, code: "not_found", message: "no pet with an empty id") }
         let entityTag = HTTPCaching.entityTag(version: try await versions.current(), key: "/api/pets/" + id)
         let match = HTTPCaching.match(ifNoneMatch: request.headers[.ifNoneMatch], entityTag: entityTag)
         if match == .tag { return HTTPCaching.notModified(entityTag: entityTag) }  // no lookup needed

@@ -28,8 +28,21 @@ import Testing
         }
     }
 
-    @Test func givenRepeatedParameter_whenParsing_thenFirstValueCounts() throws {
-        #expect(try parse([("limit", "5"), ("limit", "oops")]).limit == 5)
+    @Test func givenRepeatedParameter_whenParsing_thenRefusedNamingIt() throws {
+        #expect(throws: AnimalQueryError(parameter: "limit", message: "limit is given more than once; give it once")) {
+            try parse([("limit", "5"), ("limit", "5")])
+        }
+        #expect(try parse([("x", "1"), ("x", "2"), ("limit", "5")]).limit == 5)
+    }
+
+    @Test(arguments: ["52", "-0.5", "+3", ".5", "5.", "1e3", "2.5E-1", "-1e+2", "007"])
+    func givenADecimalNumber_whenChecked_thenItIsOne(_ text: String) {
+        #expect(AnimalQuery.isDecimal(text))
+    }
+
+    @Test(arguments: ["", "+", "-", ".", "e3", "5e", "5e+", "0x1p3", "0x10", "inf", "nan", "1_000", " 5", "5 ", "1.2.3", "١٢"])
+    func givenTextThatIsNotADecimalNumber_whenChecked_thenRefused(_ text: String) {
+        #expect(!AnimalQuery.isDecimal(text))
     }
 
     @Test func givenHugePage_whenComputingOffset_thenItSaturatesInsteadOfOverflowing() {

@@ -123,10 +123,49 @@ import Testing
         #expect(huge.pagination.totalCount == 2)
     }
 
-    @Test func givenUnknownAndRepeatedParameters_whenListing_thenUnknownIgnoredAndFirstValueCounts() async throws {
-        #expect(try await list("/api/pets?species=cat&sort=asc&x").animals.count == 3)
-        #expect(try await list("/api/pets?limit=1&limit=500").animals.map(\.id) == ["w3"])
-        try await expectInvalid("/api/pets?limit=500&limit=1", parameter: "limit", mentioning: "between 1 and 100")
+    @Test func givenUnknownParameters_whenListing_thenIgnored() async throws {
+        #expect(try await list("/api/pets?species=cat&sort=asc&x&x=1&x=2").animals.count == 3)
+    }
+
+    @Test(arguments: ["limit=1&limit=500", "lat=1&lat=2&lon=3", "lat=1&lon=3&lon=3", "cursor=1~a&cursor=1~a", "page=1&page="])
+    func givenAParameterTwice_whenListing_thenBadRequestNamingIt(_ query: String) async throws {
+        let name = String(query.split(separator: "&")[1].split(separator: "=")[0])
+        try await expectInvalid("/api/pets?\(query)", parameter: name, mentioning: "given more than once")
+    }
+
+    @Test(arguments: ["0x1p3", "0x34", "+inf", "1_0", "5e", "e5", ".", "+", "1.2.3", "%2052"])
+    func givenALatitudeThatIsNotADecimalNumber_whenListing_thenBadRequestNamingLat(_ value: String) async throws {
+        try await expectInvalid("/api/pets?lat=\(value)&lon=21", parameter: "lat", mentioning: "decimal number")
+    }
+
+    @Test func givenPetsWhoseIdsNeedEncoding_whenFetchedByTheirPercentEncodedPath_thenEachIsFound() async throws {
+        let ids = ["🐶", "a b", "a/b", "100%", "ü"]
+        let app = try await AnimalFixtures.application(try ids.map { try AnimalFixtures.animal($0, lat: 52.23, lon: 21.01) })
+        try await app.test(.router) { client in
+            for id in ids {
+                let path = "/api/pets/" + (id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.status == .ok, "\(path)")
+                    let animal = try? PetAPICoding.makeDecoder().decode(AnimalDTO.self, from: Data(String(buffer: response.body).utf8))
+                    #expect(animal?.id == id, "\(path)")
+                }
+            }
+        }
+    }
+
+    @Test(arguments: ["/api/pets/%ZZ", "/api/pets/%C3%28", "/api/pets/%F0%9F%90", "/api/pets/abc%"])
+    func givenAnIdThatIsNotPercentEncodedUTF8_whenFetched_thenBadRequestNamingId(_ uri: String) async throws {
+        let (status, body, _) = try await get(uri)
+        #expect(status == .badRequest, "\(uri)")
+        let error = try PetAPICoding.makeDecoder().decode(APIErrorBody.self, from: body).error
+        #expect(error.parameter == "id")
+    }
+
+    @Test(arguments: ["/api/pets/", "/api/pets/?lat=52.23&lon=21.01"])
+    func givenAnEmptyId_whenFetched_thenNotFoundInsteadOfTheListing(_ uri: String) async throws {
+        let (status, body, _) = try await get(uri)
+        #expect(status == .notFound, "\(uri)")
+        #expect(try PetAPICoding.makeDecoder().decode(APIErrorBody.self, from: body).error.code == "not_found")
     }
 
     @Test(arguments: [
