@@ -21,6 +21,8 @@ struct JSONCursor {
     let path: JSONPath
 
     static func parse(_ data: Data) throws(ScenarioFileError) -> JSONCursor {
+        // What Foundation's parser would call only "not in the correct format", named with where it is.
+        try JSONSyntax.check(data)
         do {
             let value = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
             return JSONCursor(value: value, path: .root)

@@ -35,6 +35,43 @@ import Testing
         ])
     }
 
+    @Test func givenNesting20000Deep_whenParsed_thenTheErrorSaysHowDeepIsAllowedAndWhere() {
+        let json = String(repeating: "[", count: 20_000) + String(repeating: "]", count: 20_000)
+        let refused = error(json)
+        #expect(refused?.message == "not valid JSON at line 1, column 65: nested deeper than 64 levels")
+        #expect(refused?.path.hasPrefix("$[0][0]") == true)
+    }
+
+    @Test func givenInvalidUTF8_whenParsed_thenTheErrorNamesItsByte() throws {
+        var data = Data(#"{"name": "caf"#.utf8)
+        data.append(contentsOf: [0xC3, 0x28])
+        data.append(Data(#"", "steps": []}"#.utf8))
+        #expect(throws: ScenarioFileError(path: "$", message: "invalid UTF-8 at byte 13")) { try Scenario.parse(data) }
+    }
+
+    @Test func givenAKeyTwice_whenParsed_thenTheErrorNamesTheKeyItsObjectAndWhere() {
+        let json = """
+            {"name": "n",
+             "device": {"authorization": "denied", "authorization": "notDetermined"},
+             "steps": [{"atMs": 0, "action": "launch"}]}
+            """
+        #expect(error(json) == ScenarioFileError(path: "$.device", message: "duplicate key `authorization` (line 2, column 40)"))
+        #expect(error(#"{"name": "a", "n\u0061me": "b", "steps": []}"#)?.message.hasPrefix("duplicate key `name`") == true)
+    }
+
+    @Test(arguments: [
+        (#"{"name": "n", "steps": [}"#, "$.steps[0]", "line 1, column 25: expected a value"),
+        ("{\"name\": \"n\",\n  \"steps\" []}", "$", "line 2, column 11: expected ':' after the key `steps`"),
+        (#"{"name": "n"} x"#, "$", "line 1, column 15: unexpected text after the JSON value"),
+        (#"{"name": "n", "steps": [01]}"#, "$.steps[0]", "a number cannot start with 0"),
+        (#"{"name": "n\q"}"#, "$.name", "unknown escape \\q"),
+    ])
+    func givenJSONWithASyntaxError_whenParsed_thenTheErrorNamesLineColumnAndPath(_ json: String, _ path: String, _ message: String) {
+        let refused = error(json)
+        #expect(refused?.path == path, "\(String(describing: refused))")
+        #expect(refused?.message.contains(message) == true, "\(String(describing: refused))")
+    }
+
     @Test func givenOnlyNameAndSteps_whenParsed_thenEveryOtherFieldHasItsDocumentedDefault() throws {
         let scenario = try parse(#"{"name": "n", "steps": [{"atMs": 0, "action": "launch"}]}"#)
         #expect(scenario.device == Scenario.Device())
@@ -79,7 +116,7 @@ import Testing
         (#"{"name": "n", "steps": []}"#, "$.steps"),
         (#"{"steps": [{"atMs": 0, "action": "launch"}]}"#, "$.name"),
         (#"[1, 2]"#, "$"),
-        (#"{"name": "n", "steps": [ {"atMs": 0 "#, "$"),
+        (#"{"name": "n", "steps": [ {"atMs": 0 "#, "$.steps[0]"),
     ])
     func givenABadScenario_whenParsed_thenTheErrorNamesTheJSONPathOfTheProblem(json: String, path: String) {
         let failure = error(json)
