@@ -218,6 +218,7 @@ let package = Package(
             dependencies: [
                 "AsyncSupport",
                 "PetServer", "PetAPI", "PetSpotDomain", logging,
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

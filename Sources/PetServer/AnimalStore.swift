@@ -19,11 +19,12 @@ public protocol AnimalStore: Sendable {
     /// - Throws: ``AnimalStoreError/duplicateID(index:id:)`` when an id is already stored or repeats.
     func insert(_ animals: [Animal]) async throws
 
-    /// How many animals are stored: a maintained count, O(1) in the number of animals.
+    /// How many animals are stored: a count the database maintains by triggers, O(1) in the number of animals.
     func count() async throws -> Int
 
-    /// A number that changes whenever the stored animals change: every insert or import that adds an
-    /// animal raises it. O(1); the server derives its `ETag`s from it.
+    /// A number that changes whenever the stored animals change, whoever changes them: the database
+    /// keeps it by triggers (SQLite migration v6, PostgreSQL migration 5). O(1); the server derives its
+    /// `ETag`s from it.
     func dataVersion() async throws -> Int
 }
 

@@ -40,8 +40,10 @@ struct PositionIndex: Sendable {
 
     /// The store's data version this index reflects.
     var version: Int
+    /// The store's count of updates and deletes this index reflects (`pet_stats.rewrites`).
+    let rewrites: Int
     private(set) var count = 0
-    /// The highest `seq` held: rows are only ever appended, so newer rows have higher ones.
+    /// The highest `seq` held: rows appended since have higher ones.
     private(set) var lastSeq: Int64 = 0
     private var cells: [GeoCell: [Point]] = [:]
 
@@ -49,8 +51,9 @@ struct PositionIndex: Sendable {
     /// rim's cosine (8 cm at 50 km) the haversine decides.
     static let dotMargin = 1e-10
 
-    init(version: Int) {
+    init(version: Int, rewrites: Int = 0) {
         self.version = version
+        self.rewrites = rewrites
     }
 
     mutating func add(seq: Int64, lat: Double, lon: Double) {
@@ -178,19 +181,20 @@ struct PositionIndex: Sendable {
 final class PositionIndexCache: Sendable {
     private let latest = Mutex<PositionIndex?>(nil)
 
-    /// The index as of `db`'s snapshot. Rows are only ever appended, so catching up reads the rows
-    /// after the highest `seq` held; if the count then disagrees with the maintained one (rows were
-    /// deleted by hand), the index is rebuilt from every row.
+    /// The index as of `db`'s snapshot. While rows are only appended, catching up reads the rows after
+    /// the highest `seq` held; after an update or a delete (the triggers count them in `rewrites`), or
+    /// if the count then disagrees with the maintained one, the index is rebuilt from every row.
     func index(in db: Database) throws -> PositionIndex {
-        let stats = try Row.fetchOne(db.cachedStatement(sql: "SELECT pets, version FROM pet_stats"))
+        let stats = try Row.fetchOne(db.cachedStatement(sql: "SELECT pets, version, rewrites FROM pet_stats"))
         let pets: Int = stats?[0] ?? 0
         let version: Int = stats?[1] ?? 0
+        let rewrites: Int = stats?[2] ?? 0
         let held = latest.withLock { $0 }
         if let held, held.version == version, held.count == pets { return held }
-        var index = held ?? PositionIndex(version: version)
+        var index = held.flatMap { $0.rewrites == rewrites ? $0 : nil } ?? PositionIndex(version: version, rewrites: rewrites)
         try Self.add(db, rowsAfter: index.lastSeq, to: &index)
         if index.count != pets {
-            index = PositionIndex(version: version)
+            index = PositionIndex(version: version, rewrites: rewrites)
             try Self.add(db, rowsAfter: 0, to: &index)
         }
         index.version = version

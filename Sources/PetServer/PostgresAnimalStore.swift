@@ -247,11 +247,7 @@ extension PostgresAnimalStore {
                 if !batch.isEmpty {
                     added += try await insertBatch(batch, startingAt: start, skippingExistingIDs: skippingExistingIDs, on: connection)
                 }
-                if added > 0 {
-                    _ = try await connection.query(
-                        "UPDATE \(unescaped: statsTable) SET pets = pets + \(added), version = version + 1", logger: logger
-                    )
-                }
+                // The triggers of migration 5 have counted the rows, per cell too, and moved the data version.
                 return added
             }
         }
@@ -288,11 +284,7 @@ extension PostgresAnimalStore {
                     AS input(id, name, species, breed, sex, age_months, description, photo_url, has_photo,
                              shelter_name, shelter_city, lat, lon, published_at)
                 \(unescaped: skippingExistingIDs ? "ON CONFLICT (id) DO NOTHING" : "")
-                RETURNING cell_row, cell_col),
-            counted AS (
-                INSERT INTO \(unescaped: cellTable) (cell_row, cell_col, pets)
-                SELECT cell_row, cell_col, count(*) FROM added GROUP BY cell_row, cell_col ORDER BY cell_row, cell_col
-                ON CONFLICT (cell_row, cell_col) DO UPDATE SET pets = \(unescaped: cellTable).pets + excluded.pets)
+                RETURNING 1)
             SELECT count(*) FROM added
             """
         do {

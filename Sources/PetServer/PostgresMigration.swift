@@ -62,6 +62,54 @@ enum PostgresMigration {
             (4, "data versions start at a random number", [
                 "UPDATE \"\(schema)\".pet_stats SET version = version + floor(random() * 281474976710656)::bigint",
             ]),
+            (5, "the pet count, the per-cell counts and the data version kept by triggers", countTriggers(schema: schema)),
+        ]
+    }
+
+    /// Statement-level triggers (one update of the counts per statement, from its transition table)
+    /// that keep `pet_stats` and `pet_cell` true to the `pet` table whoever writes it — this binary, an
+    /// older release during a rollout, psql. A statement that changes no row changes nothing.
+    private static func countTriggers(schema: String) -> [String] {
+        let table = "\"\(schema)\".pet"
+        let cells = "\"\(schema)\".pet_cell"
+        let stats = "\"\(schema)\".pet_stats"
+        func add(_ rows: String) -> String {
+            """
+            INSERT INTO \(cells) (cell_row, cell_col, pets)
+                SELECT cell_row, cell_col, count(*) FROM \(rows) GROUP BY cell_row, cell_col ORDER BY cell_row, cell_col
+                ON CONFLICT (cell_row, cell_col) DO UPDATE SET pets = \(cells).pets + excluded.pets;
+            """
+        }
+        func remove(_ rows: String) -> String {
+            """
+            UPDATE \(cells) AS cell SET pets = cell.pets - gone.n
+                FROM (SELECT cell_row, cell_col, count(*) AS n FROM \(rows) GROUP BY cell_row, cell_col) AS gone
+                WHERE cell.cell_row = gone.cell_row AND cell.cell_col = gone.cell_col;
+            """
+        }
+        func function(_ name: String, _ guardTable: String, _ body: String) -> String {
+            """
+            CREATE FUNCTION "\(schema)".\(name)() RETURNS trigger LANGUAGE plpgsql AS $body$
+            BEGIN
+                IF EXISTS (SELECT 1 FROM \(guardTable)) THEN
+                    \(body)
+                END IF;
+                RETURN NULL;
+            END
+            $body$
+            """
+        }
+        return [
+            // Counts true to the table before the triggers take over (a hand-made change would be lost).
+            "UPDATE \(stats) SET pets = (SELECT count(*) FROM \(table))",
+            "DELETE FROM \(cells)",
+            "INSERT INTO \(cells) SELECT cell_row, cell_col, count(*) FROM \(table) GROUP BY cell_row, cell_col",
+            function("pet_inserted", "added", add("added") + "\nUPDATE \(stats) SET pets = pets + (SELECT count(*) FROM added), version = version + 1;"),
+            function("pet_deleted", "gone", remove("gone") + "\nUPDATE \(stats) SET pets = pets - (SELECT count(*) FROM gone), version = version + 1;"),
+            function("pet_updated", "new_rows", remove("old_rows") + "\n" + add("new_rows") + "\nUPDATE \(stats) SET version = version + 1;"),
+            "CREATE TRIGGER pet_inserted AFTER INSERT ON \(table) REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION \"\(schema)\".pet_inserted()",
+            "CREATE TRIGGER pet_deleted AFTER DELETE ON \(table) REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION \"\(schema)\".pet_deleted()",
+            "CREATE TRIGGER pet_updated AFTER UPDATE ON \(table) REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION \"\(schema)\".pet_updated()",
         ]
     }
 

@@ -123,6 +123,24 @@ public struct SQLiteAnimalStore: AnimalStore {
             // repeat the versions, and so the tags, of the one it replaces.
             try db.execute(sql: "UPDATE pet_stats SET version = version + (random() & 281474976710655)")
         }
+        migrator.registerMigration("v6: count and data version kept by triggers") { db in
+            // Every write moves them, whoever makes it: this binary, an older release, the sqlite3 shell.
+            // `rewrites` counts the changes that are not appends (updates, deletes): the position index
+            // catches up on appends by `seq` and must be rebuilt after anything else.
+            try db.execute(sql: """
+                ALTER TABLE pet_stats ADD COLUMN rewrites INTEGER NOT NULL DEFAULT 0;
+                UPDATE pet_stats SET pets = (SELECT COUNT(*) FROM pet);
+                CREATE TRIGGER pet_inserted AFTER INSERT ON pet BEGIN
+                    UPDATE pet_stats SET pets = pets + 1, version = version + 1;
+                END;
+                CREATE TRIGGER pet_deleted AFTER DELETE ON pet BEGIN
+                    UPDATE pet_stats SET pets = pets - 1, version = version + 1, rewrites = rewrites + 1;
+                END;
+                CREATE TRIGGER pet_updated AFTER UPDATE ON pet BEGIN
+                    UPDATE pet_stats SET version = version + 1, rewrites = rewrites + 1;
+                END;
+                """)
+        }
         return migrator
     }
 
@@ -209,9 +227,7 @@ public struct SQLiteAnimalStore: AnimalStore {
             if skippingExistingIDs, db.changesCount == 0 { continue }
             added += 1
         }
-        if added > 0 {
-            try db.execute(sql: "UPDATE pet_stats SET pets = pets + ?, version = version + 1", arguments: [added])
-        }
+        // The triggers of migration v6 have counted every added row and moved the data version.
         return added
     }
 

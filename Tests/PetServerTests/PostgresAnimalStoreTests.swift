@@ -58,6 +58,39 @@ struct PostgresAnimalStoreTests {
         }
     }
 
+    @Test func givenStoredPets_whenRowsAreWrittenWithPlainSQL_thenCountVersionAndNearbyFollow() async throws {
+        try await PostgresTestDatabase.withFreshStore { store async throws in
+            try await store.insert([
+                try AnimalFixtures.animal("a", lat: 52.231, lon: 21.01), try AnimalFixtures.animal("b", lat: 52.232, lon: 21.01),
+                try AnimalFixtures.animal("c", lat: -33.87, lon: 151.21),
+            ])
+            let warsaw = AnimalQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01))
+            #expect(try await store.animals(matching: warsaw).totalCount == 2)
+            var version = try await store.dataVersion()
+            // psql, an older release during a rollout: no code of this store runs.
+            let table = "\"\(store.configuration.schema)\".pet"
+            let writes = [
+                "INSERT INTO \(table) (id, name, species, breed, sex, age_months, description, shelter_name, shelter_city, lat, lon, published_at) "
+                    + "VALUES ('d', 'Dora', 'dog', 'Mixed Breed', 'female', 12, 'A dog.', 'Shelter', 'Warsaw', 52.233, 21.01, 1700000000)",
+                "DELETE FROM \(table) WHERE id = 'a'",
+                "UPDATE \(table) SET lat = -33.88, lon = 151.2 WHERE id = 'b'",
+                "UPDATE \(table) SET name = name WHERE id = 'nobody'",
+            ]
+            for write in writes {
+                try await PostgresTestDatabase.execute(write)
+                let moved = try await store.dataVersion()
+                // A statement that changes no row changes nothing.
+                #expect((moved != version) == !write.contains("nobody"), "\(write)")
+                version = moved
+            }
+            #expect(try await store.count() == 3)
+            let page = try await store.animals(matching: warsaw)
+            #expect(page.animals.map(\.id) == ["d"])
+            #expect(page.totalCount == 1)
+            #expect(try await store.animals(matching: AnimalQuery()).totalCount == 3)
+        }
+    }
+
     @Test func givenExistingDemoPets_whenSeedingAgainSkippingExisting_thenOnlyMissingOnesAreAdded() async throws {
         try await PostgresTestDatabase.withFreshStore { store async throws in
             #expect(try await store.insert(streaming: DemoPetGenerator().sequence(count: 10), skippingExistingIDs: true) == 10)

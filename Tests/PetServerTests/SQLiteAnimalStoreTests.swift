@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 import PetAPI
 import PetServer
@@ -22,6 +23,37 @@ import Testing
         #expect(try await reopened.animal(id: "survivor") == animal)
         let nearby = try await reopened.animals(matching: AnimalQuery(center: try GeoCoordinate(latitude: 52.2, longitude: 21)))
         #expect(nearby.animals.map(\.id) == ["survivor"])
+    }
+
+    @Test func givenStoredPets_whenRowsAreWrittenWithPlainSQL_thenCountVersionAndNearbyFollow() async throws {
+        let path = AnimalFixtures.temporaryDatabasePath()
+        let store = try SQLiteAnimalStore(path: path)
+        try await store.insert([
+            try AnimalFixtures.animal("a", lat: 52.231, lon: 21.01), try AnimalFixtures.animal("b", lat: 52.232, lon: 21.01),
+            try AnimalFixtures.animal("c", lat: -33.87, lon: 151.21),
+        ])
+        let warsaw = AnimalQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01))
+        #expect(try await store.animals(matching: warsaw).animals.map(\.id) == ["a", "b"])
+        var version = try await store.dataVersion()
+        // The sqlite3 shell, an older release: no code of this store runs.
+        let outside = try DatabaseQueue(path: path)
+        let writes = [
+            "INSERT INTO pet (id, name, species, breed, sex, age_months, description, shelter_name, shelter_city, lat, lon, published_at) "
+                + "VALUES ('d', 'Dora', 'dog', 'Mixed Breed', 'female', 12, 'A dog.', 'Shelter', 'Warsaw', 52.233, 21.01, 1700000000)",
+            "DELETE FROM pet WHERE id = 'a'",
+            "UPDATE pet SET lat = -33.88, lon = 151.2 WHERE id = 'b'",
+        ]
+        for write in writes {
+            try await outside.write { try $0.execute(sql: write) }
+            let moved = try await store.dataVersion()
+            #expect(moved != version, "\(write)")
+            version = moved
+        }
+        #expect(try await store.count() == 3)
+        let page = try await store.animals(matching: warsaw)
+        #expect(page.animals.map(\.id) == ["d"])
+        #expect(page.totalCount == 1)
+        #expect(try await store.animals(matching: AnimalQuery()).totalCount == 3)
     }
 
     @Test func givenOneNewFile_whenEightStoresOpenItAtOnce_thenEveryOneMigratesOrWaitsAndNoneFails() async throws {
