@@ -27,11 +27,12 @@ public struct AnimalImportError: Error, Equatable, Sendable, CustomStringConvert
 
 /// Loads animals given in the API's animal shape: a JSON array of animals, or a `GET /api/pets` body
 /// (`{"animals": [...]}`). Every record is checked before anything is written, and the write is one
-/// transaction. `distanceKm` in the file is ignored.
+/// transaction. `distanceKm` in the file is ignored. A record may carry `status`: `available` (the
+/// default) lists the pet; `adopted` or `removed` withdraws it, and then only its `id` is read.
 public enum AnimalImporter {
     /// Validates every record of `data`.
     /// - Throws: ``AnimalImportError`` naming the first bad record's index and field.
-    public static func parse(_ data: Data) throws(AnimalImportError) -> [Animal] {
+    public static func parse(_ data: Data) throws(AnimalImportError) -> [AnimalChange] {
         let records: [Any]
         do {
             let json = try JSONSerialization.jsonObject(with: data)
@@ -48,9 +49,20 @@ public enum AnimalImporter {
             throw AnimalImportError(index: nil, field: nil, message: "the file is not valid JSON (\(error.localizedDescription))")
         }
         let decoder = PetAPICoding.makeDecoder()
-        var animals: [Animal] = []
+        var changes: [AnimalChange] = []
         var seen: [String: Int] = [:]
+        func firstSighting(_ id: String, at index: Int) throws(AnimalImportError) {
+            if let earlier = seen[id] {
+                throw AnimalImportError(index: index, field: "id", message: "\"\(id)\" repeats record \(earlier)")
+            }
+            seen[id] = index
+        }
         for (index, record) in records.enumerated() {
+            if let withdrawal = try withdrawal(record, index: index) {
+                try firstSighting(withdrawal.id, at: index)
+                changes.append(.withdrawn(id: withdrawal.id, withdrawal.why))
+                continue
+            }
             let dto: AnimalDTO
             do {
                 let recordData = try JSONSerialization.data(withJSONObject: record, options: [.fragmentsAllowed])
@@ -67,30 +79,39 @@ public enum AnimalImporter {
             } catch {
                 throw AnimalImportError(index: index, field: error.field, message: error.message)
             }
-            if let earlier = seen[animal.id] {
-                throw AnimalImportError(index: index, field: "id", message: "\"\(animal.id)\" repeats record \(earlier)")
-            }
-            seen[animal.id] = index
+            try firstSighting(animal.id, at: index)
             animal.distanceKm = nil
-            animals.append(animal)
+            changes.append(.listed(animal))
         }
-        return animals
+        return changes
     }
 
-    /// Parses `data` and inserts all of its animals into `store` in one transaction.
-    /// - Returns: how many animals were imported.
-    public static func importPets(_ data: Data, into store: any AnimalStore) async throws -> Int {
-        try await importPets(try parse(data), into: store)
+    /// A record whose `status` withdraws its pet: its id and why; nil for a listed one.
+    private static func withdrawal(_ record: Any, index: Int) throws(AnimalImportError) -> (id: String, why: Withdrawal)? {
+        guard let fields = record as? [String: Any], let status = fields["status"] else { return nil }
+        guard let text = status as? String, text == "available" || Withdrawal(rawValue: text) != nil else {
+            throw AnimalImportError(index: index, field: "status", message: "must be available, adopted or removed")
+        }
+        guard let why = Withdrawal(rawValue: text) else { return nil }
+        guard let id = fields["id"] as? String, !id.isEmpty else {
+            throw AnimalImportError(index: index, field: "id", message: "is missing (a withdrawn pet is named by its id)")
+        }
+        return (id, why)
     }
 
-    /// Inserts already parsed animals in one transaction, naming the record whose id is taken.
-    public static func importPets(_ animals: [Animal], into store: any AnimalStore) async throws -> Int {
+    /// Parses `data` and applies its records to `store` in one transaction (see ``importPets(_:into:sync:)``).
+    public static func importPets(_ data: Data, into store: any AnimalStore, sync: Bool = false) async throws -> ImportSummary {
+        try await importPets(try parse(data), into: store, sync: sync)
+    }
+
+    /// Applies parsed records in one transaction: listed pets are added or replace the stored ones,
+    /// withdrawn ones leave the listings; with `sync` every stored pet the file does not name leaves too.
+    public static func importPets(_ changes: [AnimalChange], into store: any AnimalStore, sync: Bool = false) async throws -> ImportSummary {
         do {
-            try await store.insert(animals)
-        } catch let AnimalStoreError.duplicateID(index, id) {
-            throw AnimalImportError(index: index, field: "id", message: "\"\(id)\" is already in the database")
+            return try await store.apply(changes, sync: sync)
+        } catch let AnimalStoreError.invalidAnimal(index, field, message) {
+            throw AnimalImportError(index: index, field: field, message: message)
         }
-        return animals.count
     }
 
     private static func describe(_ error: DecodingError) -> (field: String?, message: String) {

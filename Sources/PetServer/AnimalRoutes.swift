@@ -81,6 +81,9 @@ func buildRouter(
         let found = try await store.animal(id: id)
         if match == .any, found != nil { return HTTPCaching.notModified(entityTag: entityTag) }
         guard let animal = found else {
+            if let why = try await store.withdrawal(id: id) {
+                return JSONResponse.error(.gone, code: "gone", message: "pet \"\(id.prefix(128))\" was \(why.rawValue)")
+            }
             return JSONResponse.error(.notFound, code: "not_found", message: "no pet with id \"\(id.prefix(128))\"")
         }
         return JSONResponse.make(

@@ -19,6 +19,15 @@ public protocol AnimalStore: Sendable {
     /// - Throws: ``AnimalStoreError/duplicateID(index:id:)`` when an id is already stored or repeats.
     func insert(_ animals: [Animal]) async throws
 
+    /// Applies a shelter's changes in one transaction, all or nothing: a listed pet is added, or
+    /// replaces the stored one when any field differs (an unchanged one is left alone and moves no
+    /// version); a withdrawn one leaves every listing and count at once, and ``withdrawal(id:)`` then
+    /// says why. With `sync`, every stored pet the changes do not list is withdrawn as removed: the store
+    /// becomes equal to the feed. Ids must not repeat in `changes`.
+    /// - Throws: ``AnimalStoreError/invalidAnimal(index:field:message:)`` naming the first bad one.
+    func apply(_ changes: [AnimalChange], sync: Bool) async throws -> ImportSummary
+    /// Why the pet with this id left the listings, if it did and has not come back.
+    func withdrawal(id: String) async throws -> Withdrawal?
     /// How many animals are stored: a count the database maintains by triggers, O(1) in the number of animals.
     func count() async throws -> Int
 
@@ -26,6 +35,46 @@ public protocol AnimalStore: Sendable {
     /// keeps it by triggers (SQLite migration v6, PostgreSQL migration 5). O(1); the server derives its
     /// `ETag`s from it.
     func dataVersion() async throws -> Int
+}
+
+/// What a shelter's feed says of one pet.
+public enum AnimalChange: Sendable, Equatable {
+    /// The pet as it is listed now.
+    case listed(Animal)
+    /// The pet is no longer offered.
+    case withdrawn(id: String, Withdrawal)
+
+    public var id: String {
+        switch self {
+        case .listed(let animal): animal.id
+        case .withdrawn(let id, _): id
+        }
+    }
+}
+
+/// Why a pet is no longer offered (an imported record's `status`).
+public enum Withdrawal: String, Sendable, Equatable, CaseIterable {
+    case adopted, removed
+}
+
+/// What ``AnimalStore/apply(_:sync:)`` did.
+public struct ImportSummary: Sendable, Equatable, CustomStringConvertible {
+    public var added = 0
+    public var updated = 0
+    public var unchanged = 0
+    /// Stored pets that left the listings (withdrawn by a record, or, with `sync`, absent from the feed).
+    public var withdrawn = 0
+
+    public init(added: Int = 0, updated: Int = 0, unchanged: Int = 0, withdrawn: Int = 0) {
+        self.added = added
+        self.updated = updated
+        self.unchanged = unchanged
+        self.withdrawn = withdrawn
+    }
+
+    public var description: String {
+        "\(added) added, \(updated) updated, \(unchanged) unchanged, \(withdrawn) withdrawn"
+    }
 }
 
 /// One page of a listing and the size of the whole result.

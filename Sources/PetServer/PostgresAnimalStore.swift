@@ -25,6 +25,8 @@ public struct PostgresAnimalStore: AnimalStore {
     var table: String { "\"\(configuration.schema)\".pet" }
     /// The schema-qualified one-row table of the pet count and data version.
     private var statsTable: String { "\"\(configuration.schema)\".pet_stats" }
+    /// The schema-qualified table of pets that left the listings, and why.
+    private var goneTable: String { "\"\(configuration.schema)\".pet_gone" }
     /// The schema-qualified table of pets per ``GeoCell``.
     private var cellTable: String { "\"\(configuration.schema)\".pet_cell" }
 
@@ -86,6 +88,107 @@ public struct PostgresAnimalStore: AnimalStore {
             for try await row in rows { return try Self.animal(from: row, distanceKm: nil) }
             return nil
         }
+    }
+
+    public func withdrawal(id: String) async throws -> Withdrawal? {
+        try await withConnection { connection in
+            let rows = try await connection.query("SELECT status FROM \(unescaped: goneTable) WHERE id = \(id)", logger: logger)
+            for try await status in rows.decode(String.self) { return Withdrawal(rawValue: status) }
+            return nil
+        }
+    }
+
+    public func apply(_ changes: [AnimalChange], sync: Bool) async throws -> ImportSummary {
+        var listed: [Animal] = []
+        var withdrawn: [(id: String, why: Withdrawal)] = []
+        for (index, change) in changes.enumerated() {
+            switch change {
+            case .listed(let animal):
+                try animal.validateForStoring(index: index)
+                listed.append(animal)
+            case .withdrawn(let id, let why):
+                withdrawn.append((id, why))
+            }
+        }
+        return try await withConnection(timeoutAfterLease: false) { [listed, withdrawn] connection in
+            try await Self.transaction(on: connection, logger: logger) {
+                var summary = ImportSummary()
+                for start in stride(from: 0, to: listed.count, by: Self.batchSize) {
+                    let batch = Array(listed[start..<min(listed.count, start + Self.batchSize)])
+                    let (added, updated) = try await upsertBatch(batch, on: connection)
+                    summary.added += added
+                    summary.updated += updated
+                    summary.unchanged += batch.count - added - updated
+                }
+                let ids = withdrawn.map(\.id)
+                if !ids.isEmpty {
+                    summary.withdrawn += try await count(
+                        "WITH gone AS (DELETE FROM \(unescaped: table) WHERE id = ANY(\(ids)::text[]) RETURNING 1) SELECT count(*) FROM gone",
+                        on: connection
+                    )
+                    try await connection.query("""
+                        INSERT INTO \(unescaped: goneTable) (id, status)
+                        SELECT * FROM unnest(\(ids)::text[], \(withdrawn.map(\.why.rawValue))::text[])
+                        ON CONFLICT (id) DO UPDATE SET status = excluded.status
+                        """, logger: logger)
+                }
+                let back = listed.map(\.id)
+                if !back.isEmpty {
+                    try await connection.query("DELETE FROM \(unescaped: goneTable) WHERE id = ANY(\(back)::text[])", logger: logger)
+                }
+                if sync {
+                    // The feed is the whole truth: a stored pet it does not list has left the shelter.
+                    // NOT IN over a subquery is hashed once; `<> ALL(array)` would scan the array per row.
+                    let feed = changes.map(\.id)
+                    try await connection.query("""
+                        INSERT INTO \(unescaped: goneTable) (id, status)
+                        SELECT id, 'removed' FROM \(unescaped: table) WHERE id NOT IN (SELECT unnest(\(feed)::text[]))
+                        ON CONFLICT (id) DO UPDATE SET status = excluded.status
+                        """, logger: logger)
+                    summary.withdrawn += try await count("""
+                        WITH gone AS (DELETE FROM \(unescaped: table) WHERE id NOT IN (SELECT unnest(\(feed)::text[])) RETURNING 1)
+                        SELECT count(*) FROM gone
+                        """, on: connection)
+                }
+                return summary
+            }
+        }
+    }
+
+    private func count(_ query: PostgresQuery, on connection: PostgresConnection) async throws -> Int {
+        for try await count in try await connection.query(query, logger: logger).decode(Int.self) { return count }
+        return 0
+    }
+
+    /// Adds the batch's new pets and replaces those whose stored row differs in any field; returns how
+    /// many of each (`xmax = 0` marks a row this statement inserted rather than updated).
+    private func upsertBatch(_ batch: [Animal], on connection: PostgresConnection) async throws -> (added: Int, updated: Int) {
+        let fields = Self.columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0 != "id" }
+        let assignments = fields.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        let differs = "(\(fields.map { "pet.\($0)" }.joined(separator: ", "))) IS DISTINCT FROM (\(fields.map { "excluded.\($0)" }.joined(separator: ", ")))"
+        let photos = batch.map { $0.photoURL?.absoluteString ?? "" }
+        let hasPhoto = batch.map { $0.photoURL != nil }
+        let query: PostgresQuery = """
+            WITH written AS (
+                INSERT INTO \(unescaped: table) AS pet (\(unescaped: Self.columns))
+                SELECT id, name, species, breed, sex, age_months, description, CASE WHEN has_photo THEN photo_url END,
+                       shelter_name, shelter_city, lat, lon, published_at
+                FROM unnest(\(batch.map(\.id))::text[], \(batch.map(\.name))::text[], \(batch.map(\.species.rawValue))::text[],
+                            \(batch.map(\.breed))::text[], \(batch.map(\.sex.rawValue))::text[], \(batch.map(\.ageMonths))::int8[],
+                            \(batch.map(\.description))::text[], \(photos)::text[], \(hasPhoto)::bool[],
+                            \(batch.map(\.shelter.name))::text[], \(batch.map(\.shelter.city))::text[],
+                            \(batch.map(\.location.latitude))::float8[], \(batch.map(\.location.longitude))::float8[],
+                            \(batch.map(\.publishedAt.timeIntervalSince1970))::float8[])
+                    AS input(id, name, species, breed, sex, age_months, description, photo_url, has_photo,
+                             shelter_name, shelter_city, lat, lon, published_at)
+                ON CONFLICT (id) DO UPDATE SET \(unescaped: assignments) WHERE \(unescaped: differs)
+                RETURNING xmax = 0 AS inserted)
+            SELECT count(*) FILTER (WHERE inserted), count(*) FILTER (WHERE NOT inserted) FROM written
+            """
+        for try await (added, updated) in try await connection.query(query, logger: logger).decode((Int, Int).self) {
+            return (added, updated)
+        }
+        return (0, 0)
     }
 
     public func animals(matching query: AnimalQuery) async throws -> AnimalPage {

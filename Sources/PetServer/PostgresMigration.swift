@@ -63,6 +63,9 @@ enum PostgresMigration {
                 "UPDATE \"\(schema)\".pet_stats SET version = version + floor(random() * 281474976710656)::bigint",
             ]),
             (5, "the pet count, the per-cell counts and the data version kept by triggers", countTriggers(schema: schema)),
+            (6, "pets that left the listings", [
+                "CREATE TABLE \"\(schema)\".pet_gone (id text COLLATE \"C\" PRIMARY KEY, status text NOT NULL)",
+            ]),
         ]
     }
 

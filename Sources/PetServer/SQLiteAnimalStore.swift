@@ -141,6 +141,9 @@ public struct SQLiteAnimalStore: AnimalStore {
                 END;
                 """)
         }
+        migrator.registerMigration("v7: pets that left the listings") { db in
+            try db.execute(sql: "CREATE TABLE pet_gone (id TEXT PRIMARY KEY, status TEXT NOT NULL) WITHOUT ROWID")
+        }
         return migrator
     }
 
@@ -193,6 +196,82 @@ public struct SQLiteAnimalStore: AnimalStore {
         try await pool.write { db in _ = try Self.insert(animals, into: db) }
     }
 
+    public func apply(_ changes: [AnimalChange], sync: Bool) async throws -> ImportSummary {
+        try await pool.write { db in try Self.apply(changes, sync: sync, in: db) }
+    }
+
+    public func withdrawal(id: String) async throws -> Withdrawal? {
+        try await pool.read { db in
+            try String.fetchOne(db.cachedStatement(sql: "SELECT status FROM pet_gone WHERE id = ?"), arguments: [id])
+                .flatMap(Withdrawal.init(rawValue:))
+        }
+    }
+
+    /// Every field but `seq`: an upsert replaces a row only when one of them differs, so that an
+    /// unchanged record writes nothing and moves no version (the update trigger fires per written row).
+    private static let upsertSQL: String = {
+        let fields = columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0 != "id" }
+        return """
+            INSERT INTO pet (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET \(fields.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+            WHERE \(fields.map { "\($0) IS NOT excluded.\($0)" }.joined(separator: " OR "))
+            """
+    }()
+
+    private static func apply(_ changes: [AnimalChange], sync: Bool, in db: Database) throws -> ImportSummary {
+        var summary = ImportSummary()
+        let exists = try db.makeStatement(sql: "SELECT 1 FROM pet WHERE id = ?")
+        let upsert = try db.makeStatement(sql: upsertSQL)
+        let back = try db.makeStatement(sql: "DELETE FROM pet_gone WHERE id = ?")
+        let remove = try db.makeStatement(sql: "DELETE FROM pet WHERE id = ?")
+        let gone = try db.makeStatement(sql: """
+            INSERT INTO pet_gone (id, status) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET status = excluded.status
+            """)
+        for (index, change) in changes.enumerated() {
+            switch change {
+            case .listed(let animal):
+                try animal.validateForStoring(index: index)
+                let existed = try Row.fetchOne(exists, arguments: [animal.id]) != nil
+                try upsert.execute(arguments: arguments(animal))
+                if !existed {
+                    summary.added += 1
+                } else if db.changesCount > 0 {
+                    summary.updated += 1
+                } else {
+                    summary.unchanged += 1
+                }
+                try back.execute(arguments: [animal.id])
+            case .withdrawn(let id, let why):
+                try remove.execute(arguments: [id])
+                summary.withdrawn += db.changesCount
+                try gone.execute(arguments: [id, why.rawValue])
+            }
+        }
+        if sync {
+            // The feed is the whole truth: a stored pet it does not list has left the shelter.
+            try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS feed_ids (id TEXT PRIMARY KEY) WITHOUT ROWID; DELETE FROM feed_ids")
+            let listed = try db.makeStatement(sql: "INSERT OR IGNORE INTO feed_ids (id) VALUES (?)")
+            for change in changes { try listed.execute(arguments: [change.id]) }
+            try db.execute(sql: """
+                INSERT INTO pet_gone (id, status) SELECT id, 'removed' FROM pet WHERE id NOT IN (SELECT id FROM feed_ids)
+                ON CONFLICT (id) DO UPDATE SET status = excluded.status
+                """)
+            try db.execute(sql: "DELETE FROM pet WHERE id NOT IN (SELECT id FROM feed_ids)")
+            summary.withdrawn += db.changesCount
+            try db.execute(sql: "DROP TABLE feed_ids")
+        }
+        return summary
+    }
+
+    private static func arguments(_ animal: Animal) -> StatementArguments {
+        [
+            animal.id, animal.name, animal.species.rawValue, animal.breed, animal.sex.rawValue,
+            animal.ageMonths, animal.description, animal.photoURL?.absoluteString,
+            animal.shelter.name, animal.shelter.city, animal.location.latitude, animal.location.longitude,
+            animal.publishedAt.timeIntervalSince1970,
+        ]
+    }
+
     /// Inserts a long sequence (for instance generated demo animals) in one transaction without holding
     /// it all in memory. Same all-or-nothing rule as ``insert(_:)``.
     /// With `skippingExistingIDs`, animals whose id is already stored are left as they are.
@@ -215,12 +294,7 @@ public struct SQLiteAnimalStore: AnimalStore {
         for (index, animal) in animals.enumerated() {
             try animal.validateForStoring(index: index)
             do {
-                try pet.execute(arguments: [
-                    animal.id, animal.name, animal.species.rawValue, animal.breed, animal.sex.rawValue,
-                    animal.ageMonths, animal.description, animal.photoURL?.absoluteString,
-                    animal.shelter.name, animal.shelter.city, animal.location.latitude, animal.location.longitude,
-                    animal.publishedAt.timeIntervalSince1970,
-                ])
+                try pet.execute(arguments: arguments(animal))
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                 throw AnimalStoreError.duplicateID(index: index, id: animal.id)
             }

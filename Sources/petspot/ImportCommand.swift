@@ -7,7 +7,12 @@ struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import pets from a JSON file (an array of animals as GET /api/pets returns them).",
-        discussion: "All records are checked first and written in one transaction: one bad record imports nothing."
+        discussion: """
+            All records are checked first and written in one transaction: one bad record imports nothing. \
+            A pet whose id is stored already is replaced when any field differs. A record with "status": \
+            "adopted" or "removed" takes its pet out of every listing (GET /api/pets/{id} then answers 410). \
+            With --sync the file is the shelter's whole feed: stored pets it does not name are removed.
+            """
     )
 
     @Argument(help: "JSON file: an array of animals, or a {\"animals\": [...]} body.")
@@ -15,6 +20,9 @@ struct ImportCommand: AsyncParsableCommand {
 
     @Option(help: "SQLite database file, or postgres://USER@HOST:PORT/DATABASE for PostgreSQL with PostGIS (default: ./\(PetServerConfiguration.defaultDatabasePath)).")
     var database = PetServerConfiguration.defaultDatabasePath
+
+    @Flag(help: "The file is the whole feed: remove every stored pet it does not name.")
+    var sync = false
 
     func run() async throws {
         let data: Data
@@ -24,10 +32,11 @@ struct ImportCommand: AsyncParsableCommand {
             throw CommandError("cannot read \(file): \(error.localizedDescription)")
         }
         do {
-            let animals = try AnimalImporter.parse(data)
+            let changes = try AnimalImporter.parse(data)
             let address = try DatabaseAddress(database)
-            let imported = try await address.withStore { try await AnimalImporter.importPets(animals, into: $0) }
-            print("imported \(imported) pets into \(address)")
+            let sync = sync
+            let summary = try await address.withStore { try await AnimalImporter.importPets(changes, into: $0, sync: sync) }
+            print("imported \(changes.count) records into \(address): \(summary)")
         } catch let error as AnimalImportError {
             throw CommandError("\(file): \(error); nothing was imported")
         }

@@ -20,7 +20,7 @@ import Testing
     @Test func givenValidArray_whenImporting_thenAllStoredAndSearchable() async throws {
         let store = try await AnimalFixtures.sqliteStore()
         let count = try await AnimalImporter.importPets(try json([record("a"), record("b")]), into: store)
-        #expect(count == 2)
+        #expect(count == ImportSummary(added: 2))
         let nearby = try await store.animals(matching: AnimalQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01)))
         #expect(nearby.animals.map(\.id) == ["a", "b"])
         #expect(try await store.animal(id: "a")?.publishedAt == Date(timeIntervalSince1970: 1_748_779_200))
@@ -29,7 +29,7 @@ import Testing
     @Test func givenListResponseBody_whenImporting_thenItsAnimalsAreStored() async throws {
         let store = try await AnimalFixtures.sqliteStore()
         let body = ["animals": [record("x")], "pagination": ["page": 1, "limit": 20, "totalCount": 1, "totalPages": 1]] as [String: Any]
-        #expect(try await AnimalImporter.importPets(try json(body), into: store) == 1)
+        #expect(try await AnimalImporter.importPets(try json(body), into: store).added == 1)
     }
 
     @Test func givenOutOfRangeLatitudeInThirdRecord_whenImporting_thenErrorNamesIndexAndFieldAndNothingIsStored() async throws {
@@ -72,12 +72,38 @@ import Testing
         }
     }
 
-    @Test func givenIdAlreadyInDatabase_whenImporting_thenErrorNamesRecordAndNothingIsAdded() async throws {
+    @Test func givenIdAlreadyInDatabase_whenImporting_thenTheRecordReplacesTheStoredPet() async throws {
         let store = try await AnimalFixtures.sqliteStore([try AnimalFixtures.animal("taken", lat: 1, lon: 1)])
-        await #expect(throws: AnimalImportError(index: 1, field: "id", message: "\"taken\" is already in the database")) {
-            _ = try await AnimalImporter.importPets(try json([record("fresh"), record("taken")]), into: store)
+        let summary = try await AnimalImporter.importPets(try json([record("fresh"), record("taken")]), into: store)
+        #expect(summary == ImportSummary(added: 1, updated: 1))
+        #expect(try await store.count() == 2)
+        #expect(try await store.animal(id: "taken")?.location.latitude == 52.23)
+    }
+
+    @Test func givenRecordsWithAStatus_whenParsed_thenAdoptedAndRemovedWithdrawByIdAlone() throws {
+        let changes = try AnimalImporter.parse(try json([
+            record("kept"), ["id": "gone", "status": "adopted"], ["id": "away", "status": "removed", "name": 5],
+            record("listed").merging(["status": "available"]) { $1 },
+        ]))
+        #expect(changes.map(\.id) == ["kept", "gone", "away", "listed"])
+        #expect(changes[1] == .withdrawn(id: "gone", .adopted))
+        #expect(changes[2] == .withdrawn(id: "away", .removed))
+    }
+
+    @Test(arguments: [
+        (#"{"id": "x", "status": "sold"}"#, "status"), (#"{"id": "x", "status": 1}"#, "status"),
+        (#"{"status": "adopted"}"#, "id"), (#"{"id": "", "status": "adopted"}"#, "id"),
+    ])
+    func givenABadStatusRecord_whenParsed_thenTheErrorNamesRecordAndField(_ bad: String, _ field: String) throws {
+        let badRecord = try JSONSerialization.jsonObject(with: Data(bad.utf8))
+        let data = try json([record("ok"), badRecord])
+        do {
+            _ = try AnimalImporter.parse(data)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.index == 1)
+            #expect(error.field == field)
         }
-        #expect(try await store.count() == 1)
     }
 
     @Test(arguments: ["not json", "{\"pets\": []}", "42"])
@@ -95,7 +121,7 @@ import Testing
         let page = try await source.animals(matching: AnimalQuery(limit: 100))
         let body = AnimalListResponse(animals: page.animals.map(AnimalDTO.init), pagination: .init(page: 1, limit: 100, totalCount: 30))
         let target = try await AnimalFixtures.sqliteStore()
-        #expect(try await AnimalImporter.importPets(try PetAPICoding.makeEncoder().encode(body), into: target) == 30)
+        #expect(try await AnimalImporter.importPets(try PetAPICoding.makeEncoder().encode(body), into: target).added == 30)
         #expect(try await target.animals(matching: AnimalQuery(limit: 100)) == page)
     }
 }

@@ -153,6 +153,28 @@ import Testing
         }
     }
 
+    @Test func givenAnAdoptedPet_whenFetched_thenGoneWithTheDocumentedBodyAndTheListingLeavesIt() async throws {
+        let path = AnimalFixtures.temporaryDatabasePath()
+        let app = try await AnimalFixtures.application(
+            [try AnimalFixtures.animal("home", lat: 52.23, lon: 21.01), try AnimalFixtures.animal("here", lat: 52.23, lon: 21.01)],
+            path: path
+        )
+        _ = try await SQLiteAnimalStore(path: path).apply([.withdrawn(id: "home", .adopted)], sync: false)
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/api/pets/home", method: .get) { response in
+                #expect(response.status == .gone)
+                let error = try PetAPICoding.makeDecoder().decode(APIErrorBody.self, from: Data(String(buffer: response.body).utf8)).error
+                #expect(error.code == "gone")
+                #expect(error.message == "pet \"home\" was adopted")
+            }
+            try await client.execute(uri: "/api/pets", method: .get) { response in
+                let page = try PetAPICoding.makeDecoder().decode(AnimalListResponse.self, from: Data(String(buffer: response.body).utf8))
+                #expect(page.animals.map(\.id) == ["here"])
+                #expect(page.pagination.totalCount == 1)
+            }
+        }
+    }
+
     @Test(arguments: ["/api/pets/%ZZ", "/api/pets/%C3%28", "/api/pets/%F0%9F%90", "/api/pets/abc%"])
     func givenAnIdThatIsNotPercentEncodedUTF8_whenFetched_thenBadRequestNamingId(_ uri: String) async throws {
         let (status, body, _) = try await get(uri)

@@ -24,11 +24,80 @@ enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConver
     case givenInserts_whenCountingAndVersioning_thenBothFollowEveryAdditionAndNothingElse
     case givenTiedPublicationTimes_whenPagingByCursor_thenPagesPartitionTheNewestFirstListing
     case givenRandomWorldwideAnimals_whenSearchingAnywhere_thenSameAsBruteForce
+    case givenStoredPets_whenAFeedChangesOneAndRepeatsAnother_thenOneIsReplacedAndTheOtherMovesNoVersion
+    case givenAPetNearby_whenAdopted_thenItLeavesEveryListingAndCountAndSaysWhy
+    case givenAWithdrawnPet_whenListedAgain_thenItIsBack
+    case givenStoredPets_whenSyncedWithAFeed_thenThoseItDoesNotNameAreRemoved
+    case givenABadRecordAmongChanges_whenApplied_thenNothingChanges
 
     var testDescription: String { rawValue }
 
     func run(on store: any AnimalStore) async throws {
+        let warsaw = AnimalQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01))
         switch self {
+        case .givenStoredPets_whenAFeedChangesOneAndRepeatsAnother_thenOneIsReplacedAndTheOtherMovesNoVersion:
+            let first = try AnimalFixtures.animal("a", lat: 52.231, lon: 21.01)
+            let second = try AnimalFixtures.animal("b", lat: 52.232, lon: 21.01)
+            _ = try await store.apply([.listed(first), .listed(second)], sync: false)
+            let version = try await store.dataVersion()
+            #expect(try await store.apply([.listed(first), .listed(second)], sync: false) == ImportSummary(unchanged: 2))
+            #expect(try await store.dataVersion() == version)
+            var renamed = second
+            renamed.name = "Renamed"
+            renamed.location = try GeoCoordinate(latitude: -33.87, longitude: 151.21)
+            #expect(try await store.apply([.listed(first), .listed(renamed)], sync: false) == ImportSummary(updated: 1, unchanged: 1))
+            #expect(try await store.dataVersion() != version)
+            #expect(try await store.animal(id: "b") == renamed)
+            #expect(try await store.animals(matching: warsaw).animals.map(\.id) == ["a"])
+            #expect(try await store.count() == 2)
+
+        case .givenAPetNearby_whenAdopted_thenItLeavesEveryListingAndCountAndSaysWhy:
+            try await store.insert([
+                try AnimalFixtures.animal("stays", lat: 52.231, lon: 21.01), try AnimalFixtures.animal("adopted", lat: 52.232, lon: 21.01),
+            ])
+            _ = try await store.animals(matching: warsaw)  // an index built before the change must follow it
+            #expect(try await store.apply([.withdrawn(id: "adopted", .adopted)], sync: false) == ImportSummary(withdrawn: 1))
+            let nearby = try await store.animals(matching: warsaw)
+            #expect(nearby.animals.map(\.id) == ["stays"])
+            #expect(nearby.totalCount == 1)
+            #expect(try await store.animals(matching: AnimalQuery()).totalCount == 1)
+            #expect(try await store.count() == 1)
+            #expect(try await store.animal(id: "adopted") == nil)
+            #expect(try await store.withdrawal(id: "adopted") == .adopted)
+            #expect(try await store.withdrawal(id: "stays") == nil)
+
+        case .givenAWithdrawnPet_whenListedAgain_thenItIsBack:
+            let pet = try AnimalFixtures.animal("back", lat: 52.231, lon: 21.01)
+            _ = try await store.apply([.listed(pet)], sync: false)
+            _ = try await store.apply([.withdrawn(id: "back", .removed)], sync: false)
+            #expect(try await store.apply([.listed(pet)], sync: false) == ImportSummary(added: 1))
+            #expect(try await store.withdrawal(id: "back") == nil)
+            #expect(try await store.animals(matching: warsaw).animals.map(\.id) == ["back"])
+
+        case .givenStoredPets_whenSyncedWithAFeed_thenThoseItDoesNotNameAreRemoved:
+            try await store.insert(try ["a", "b", "c", "d"].map { try AnimalFixtures.animal($0, lat: 52.231, lon: 21.01) })
+            let summary = try await store.apply([
+                .listed(try AnimalFixtures.animal("a", lat: 52.231, lon: 21.01)), .withdrawn(id: "b", .adopted),
+                .listed(try AnimalFixtures.animal("e", lat: 52.231, lon: 21.01)),
+            ], sync: true)
+            #expect(summary == ImportSummary(added: 1, unchanged: 1, withdrawn: 3))
+            #expect(try await store.animals(matching: AnimalQuery()).animals.map(\.id).sorted() == ["a", "e"])
+            #expect(try await store.count() == 2)
+            #expect(try await store.withdrawal(id: "b") == .adopted)
+            #expect(try await store.withdrawal(id: "c") == .removed)
+
+        case .givenABadRecordAmongChanges_whenApplied_thenNothingChanges:
+            try await store.insert([try AnimalFixtures.animal("kept", lat: 52.231, lon: 21.01)])
+            let version = try await store.dataVersion()
+            var bad = try AnimalFixtures.animal("bad", lat: 1, lon: 1)
+            bad.name = ""
+            await #expect(throws: AnimalStoreError.self) {
+                _ = try await store.apply([.withdrawn(id: "kept", .adopted), .listed(bad)], sync: true)
+            }
+            #expect(try await store.count() == 1)
+            #expect(try await store.dataVersion() == version)
+            #expect(try await store.withdrawal(id: "kept") == nil)
+
         case .givenEmptyStore_whenListing_thenEmptyPageWithZeroTotal:
             let page = try await store.animals(matching: AnimalQuery())
             #expect(page == AnimalPage(animals: [], totalCount: 0))
