@@ -45,7 +45,11 @@ func buildRouter(
         if let body = cache.body(version: version, path: key) {
             return JSONResponse.make(body: body, headers: HTTPCaching.headers(entityTag: entityTag))
         }
-        let page = try await store.animals(matching: query)
+        // The 200's tag and the cache entry name the version read with the page, not the (possibly
+        // older) one the 304 check above used: one strong tag never names two bodies.
+        let snapshot = try await store.snapshot(matching: query)
+        let page = snapshot.page
+        let pageTag = HTTPCaching.entityTag(version: snapshot.dataVersion, key: key)
         if query.center != nil {
             // Never log the coordinates themselves.
             context.logger.info("nearby query", metadata: [
@@ -61,8 +65,8 @@ func buildRouter(
             )
         )
         let body = ByteBuffer(bytes: try response.jsonBytes())
-        cache.store(body, version: version, path: key)
-        return JSONResponse.make(body: body, headers: HTTPCaching.headers(entityTag: entityTag))
+        cache.store(body, version: snapshot.dataVersion, path: key)
+        return JSONResponse.make(body: body, headers: HTTPCaching.headers(entityTag: pageTag))
     }
 
     router.get("/api/pets/:id") { request, context in

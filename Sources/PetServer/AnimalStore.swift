@@ -9,8 +9,10 @@ public protocol AnimalStore: Sendable {
     /// With a center: only animals within `radiusKm` (great-circle distance, ``GreatCircle``), nearest
     /// first, ties by id, each with `distanceKm` set. Without: all animals, newest `publishedAt` first,
     /// ties by id, `distanceKm` nil, and `nextCursor` set when more follow: with a `cursor`, the page
-    /// starts right after it. `totalCount` counts every match over all pages.
-    func animals(matching query: AnimalQuery) async throws -> AnimalPage
+    /// starts right after it. `totalCount` counts every match over all pages. With it, the data version
+    /// read in the same snapshot: the version the page is of, which its strong `ETag` names (one tag,
+    /// one body: RFC 9110 §8.8.3).
+    func snapshot(matching query: AnimalQuery) async throws -> AnimalSnapshot
 
     /// The animal with this id, with `distanceKm` nil; nil when there is none.
     func animal(id: String) async throws -> Animal?
@@ -74,6 +76,24 @@ public struct ImportSummary: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         "\(added) added, \(updated) updated, \(unchanged) unchanged, \(withdrawn) withdrawn"
+    }
+}
+
+extension AnimalStore {
+    /// One page of animals for `query` (``snapshot(matching:)`` without its version).
+    public func animals(matching query: AnimalQuery) async throws -> AnimalPage {
+        try await snapshot(matching: query).page
+    }
+}
+
+/// A page and the data version of the snapshot it was read in.
+public struct AnimalSnapshot: Sendable, Equatable {
+    public var page: AnimalPage
+    public var dataVersion: Int
+
+    public init(page: AnimalPage, dataVersion: Int) {
+        self.page = page
+        self.dataVersion = dataVersion
     }
 }
 

@@ -155,6 +155,7 @@ public struct PostgresAnimalStore: AnimalStore {
         }
     }
 
+    /// The one number a query answers with (0 when it answers no row).
     private func count(_ query: PostgresQuery, on connection: PostgresConnection) async throws -> Int {
         for try await count in try await connection.query(query, logger: logger).decode(Int.self) { return count }
         return 0
@@ -191,15 +192,18 @@ public struct PostgresAnimalStore: AnimalStore {
         return (0, 0)
     }
 
-    public func animals(matching query: AnimalQuery) async throws -> AnimalPage {
+    public func snapshot(matching query: AnimalQuery) async throws -> AnimalSnapshot {
         try await withConnection { connection in
-            // One snapshot for the count and the page, as SQLite's read transaction gives.
+            // One snapshot for the version, the count and the page, as SQLite's read transaction gives
+            // (REPEATABLE READ takes it at the first statement: the version's).
             try await Self.transaction(on: connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger) {
-                if let center = query.center {
+                let version = try await count("SELECT version FROM \(unescaped: statsTable)", on: connection)
+                let page = if let center = query.center {
                     try await nearby(on: connection, center: center, query: query)
                 } else {
                     try await newest(on: connection, query: query)
                 }
+                return AnimalSnapshot(page: page, dataVersion: version)
             }
         }
     }

@@ -182,13 +182,16 @@ public struct SQLiteAnimalStore: AnimalStore {
         }
     }
 
-    public func animals(matching query: AnimalQuery) async throws -> AnimalPage {
+    public func snapshot(matching query: AnimalQuery) async throws -> AnimalSnapshot {
+        // One read transaction: the version, the count and the page are of one state of the file.
         try await pool.read { [positions] db in
-            if let center = query.center {
+            let version = try Int.fetchOne(db.cachedStatement(sql: "SELECT version FROM pet_stats")) ?? 0
+            let page = if let center = query.center {
                 try Self.nearby(db, center: center, query: query, index: positions.index(in: db))
             } else {
                 try Self.newest(db, query: query)
             }
+            return AnimalSnapshot(page: page, dataVersion: version)
         }
     }
 

@@ -38,12 +38,13 @@ enum AnimalFixtures {
     /// that a test sees a change at once (``DataVersionMonitorTests`` covers the interval).
     static func application(
         _ animals: [Animal], path: String = temporaryDatabasePath(),
-        responseCacheEntries: Int = PetServerConfiguration.defaultResponseCacheEntries
+        responseCacheEntries: Int = PetServerConfiguration.defaultResponseCacheEntries,
+        dataVersionInterval: Duration = .zero
     ) async throws -> some ApplicationProtocol {
         if !animals.isEmpty { try await SQLiteAnimalStore(path: path).insert(animals) }
         return try await buildApplication(configuration: PetServerConfiguration(
             port: 0, database: path, demoPetsWhenEmpty: 0, logLevel: .error,
-            responseCacheEntries: responseCacheEntries, dataVersionInterval: .zero
+            responseCacheEntries: responseCacheEntries, dataVersionInterval: dataVersionInterval
         ))
     }
 

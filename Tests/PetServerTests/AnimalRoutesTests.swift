@@ -153,6 +153,26 @@ import Testing
         }
     }
 
+    @Test func givenAnOlderDataVersionHeld_whenTheListingIsReadAfterAWrite_thenItsETagNamesTheVersionOfItsBody() async throws {
+        let path = AnimalFixtures.temporaryDatabasePath()
+        let app = try await AnimalFixtures.application(
+            [try AnimalFixtures.animal("first", lat: 52.23, lon: 21.01)], path: path,
+            responseCacheEntries: 0, dataVersionInterval: .seconds(3600)
+        )
+        try await app.test(.router) { client in
+            _ = try await client.execute(uri: "/api/pets", method: .get) { $0.headers[.eTag] }
+            // Another process writes; this server keeps the version it read for an hour.
+            let other = try SQLiteAnimalStore(path: path)
+            try await other.insert([try AnimalFixtures.animal("second", lat: 52.23, lon: 21.01)])
+            let current = try await other.dataVersion()
+            try await client.execute(uri: "/api/pets", method: .get) { response in
+                let page = try PetAPICoding.makeDecoder().decode(AnimalListResponse.self, from: Data(String(buffer: response.body).utf8))
+                #expect(page.animals.count == 2)
+                #expect(response.headers[.eTag]?.hasPrefix("\"v\(current)-") == true, "\(String(describing: response.headers[.eTag]))")
+            }
+        }
+    }
+
     @Test func givenAnAdoptedPet_whenFetched_thenGoneWithTheDocumentedBodyAndTheListingLeavesIt() async throws {
         let path = AnimalFixtures.temporaryDatabasePath()
         let app = try await AnimalFixtures.application(
