@@ -40,8 +40,8 @@ struct PositionIndex: Sendable {
 
     /// The store's data version this index reflects.
     var version: Int
-    /// The store's count of updates and deletes this index reflects (`pet_stats.rewrites`).
-    let rewrites: Int
+    /// The last entry of the store's change log (`pet_change`) this index reflects.
+    var lastChange: Int64 = 0
     private(set) var count = 0
     /// The highest `seq` held: rows appended since have higher ones.
     private(set) var lastSeq: Int64 = 0
@@ -51,15 +51,25 @@ struct PositionIndex: Sendable {
     /// rim's cosine (8 cm at 50 km) the haversine decides.
     static let dotMargin = 1e-10
 
-    init(version: Int, rewrites: Int = 0) {
+    init(version: Int) {
         self.version = version
-        self.rewrites = rewrites
     }
 
     mutating func add(seq: Int64, lat: Double, lon: Double) {
         cells[GeoCell(lat: lat, lon: lon), default: []].append(Point(seq: seq, lat: lat, lon: lon))
         count += 1
         lastSeq = max(lastSeq, seq)
+    }
+
+    /// Drops the point of row `seq`, which the index holds at `lat`, `lon`; false if it holds none there.
+    @discardableResult
+    mutating func remove(seq: Int64, lat: Double, lon: Double) -> Bool {
+        let cell = GeoCell(lat: lat, lon: lon)
+        guard let index = cells[cell]?.firstIndex(where: { $0.seq == seq }) else { return false }
+        cells[cell]?.remove(at: index)
+        if cells[cell]?.isEmpty == true { cells[cell] = nil }
+        count -= 1
+        return true
     }
 
     static func unitVector(lat: Double, lon: Double) -> (x: Double, y: Double, z: Double) {
@@ -181,27 +191,77 @@ struct PositionIndex: Sendable {
 final class PositionIndexCache: Sendable {
     private let latest = Mutex<PositionIndex?>(nil)
 
-    /// The index as of `db`'s snapshot. While rows are only appended, catching up reads the rows after
-    /// the highest `seq` held; after an update or a delete (the triggers count them in `rewrites`), or
-    /// if the count then disagrees with the maintained one, the index is rebuilt from every row.
+    /// How many times an index was built from every row (the first time included): for tests and
+    /// diagnostics, since catching up is what should happen.
+    var fullBuilds: Int { builds.withLock { $0 } }
+    private let builds = Mutex(0)
+
+    /// The index as of `db`'s snapshot. Catching up moves or drops the points of rows the change log
+    /// (`pet_change`, written by the triggers) names since the index's last entry, then adds the rows
+    /// after its highest `seq`. An index older than the oldest entry kept, or whose count then
+    /// disagrees with the maintained one, is rebuilt from every row.
     func index(in db: Database) throws -> PositionIndex {
-        let stats = try Row.fetchOne(db.cachedStatement(sql: "SELECT pets, version, rewrites FROM pet_stats"))
+        let stats = try Row.fetchOne(db.cachedStatement(sql: "SELECT pets, version FROM pet_stats"))
         let pets: Int = stats?[0] ?? 0
         let version: Int = stats?[1] ?? 0
-        let rewrites: Int = stats?[2] ?? 0
         let held = latest.withLock { $0 }
         if let held, held.version == version, held.count == pets { return held }
-        var index = held.flatMap { $0.rewrites == rewrites ? $0 : nil } ?? PositionIndex(version: version, rewrites: rewrites)
-        try Self.add(db, rowsAfter: index.lastSeq, to: &index)
+        let oldestKept = try Int64.fetchOne(db.cachedStatement(sql: "SELECT min(id) FROM pet_change")) ?? 0
+        var index: PositionIndex
+        if let held, oldestKept == 0 || held.lastChange >= oldestKept - 1 {
+            index = held
+            try Self.applyChanges(db, to: &index)
+            try Self.add(db, rowsAfter: index.lastSeq, to: &index)
+        } else {
+            index = try build(db, version: version)
+        }
         if index.count != pets {
-            index = PositionIndex(version: version, rewrites: rewrites)
-            try Self.add(db, rowsAfter: 0, to: &index)
+            index = try build(db, version: version)
         }
         index.version = version
         // Several reads may catch up at once, from different snapshots; any of them may win, since
         // every read checks the version it gets.
         latest.withLock { $0 = index }
         return index
+    }
+
+    private func build(_ db: Database, version: Int) throws -> PositionIndex {
+        builds.withLock { $0 += 1 }
+        var index = PositionIndex(version: version)
+        index.lastChange = try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(id), 0) FROM pet_change")) ?? 0
+        try Self.add(db, rowsAfter: 0, to: &index)
+        return index
+    }
+
+    /// Moves or drops the points of rows changed or deleted since `index.lastChange`. A row changed
+    /// twice is moved once: the index holds it where the first entry says it was, and where it is now
+    /// is read from the row.
+    private static func applyChanges(_ db: Database, to index: inout PositionIndex) throws {
+        let entries = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT id, old_seq, old_lat, old_lon, new_seq FROM pet_change WHERE id > ? ORDER BY id"),
+            arguments: [index.lastChange]
+        )
+        guard let last = entries.last else { return }
+        var touched: [Int64] = []
+        var seen: Set<Int64> = []
+        for entry in entries {
+            let old: Int64 = entry[1]
+            if seen.insert(old).inserted, old <= index.lastSeq {
+                index.remove(seq: old, lat: entry[2], lon: entry[3])
+                touched.append(old)
+            }
+            if let new: Int64 = entry[4], new != old, seen.insert(new).inserted { touched.append(new) }
+        }
+        // Where each touched row is now (rows after lastSeq are added with the appends).
+        let present = touched.filter { $0 <= index.lastSeq }
+        for chunk in stride(from: 0, to: present.count, by: 10_000) {
+            let keys = Array(present[chunk..<min(present.count, chunk + 10_000)])
+            let sql = "SELECT seq, lat, lon FROM pet WHERE seq IN (\(databaseQuestionMarks(count: keys.count)))"
+            for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(keys)) {
+                index.add(seq: row[0], lat: row[1], lon: row[2])
+            }
+        }
+        index.lastChange = last[0]
     }
 
     private static func add(_ db: Database, rowsAfter seq: Int64, to index: inout PositionIndex) throws {

@@ -144,6 +144,27 @@ public struct SQLiteAnimalStore: AnimalStore {
         migrator.registerMigration("v7: pets that left the listings") { db in
             try db.execute(sql: "CREATE TABLE pet_gone (id TEXT PRIMARY KEY, status TEXT NOT NULL) WITHOUT ROWID")
         }
+        migrator.registerMigration("v8: a log of updates and deletes for the position index") { db in
+            // Where a changed or deleted row was, so that the index moves or drops just that point
+            // (new_seq is null for a delete). Appends need no entry: the index reads rows after its
+            // highest seq. Old entries are pruned (``pruneChanges(_:)``); an index further behind rebuilds.
+            try db.execute(sql: """
+                CREATE TABLE pet_change (
+                    id INTEGER PRIMARY KEY, old_seq INTEGER NOT NULL, old_lat REAL NOT NULL, old_lon REAL NOT NULL,
+                    new_seq INTEGER
+                );
+                DROP TRIGGER pet_deleted;
+                DROP TRIGGER pet_updated;
+                CREATE TRIGGER pet_deleted AFTER DELETE ON pet BEGIN
+                    UPDATE pet_stats SET pets = pets - 1, version = version + 1, rewrites = rewrites + 1;
+                    INSERT INTO pet_change (old_seq, old_lat, old_lon, new_seq) VALUES (OLD.seq, OLD.lat, OLD.lon, NULL);
+                END;
+                CREATE TRIGGER pet_updated AFTER UPDATE ON pet BEGIN
+                    UPDATE pet_stats SET version = version + 1, rewrites = rewrites + 1;
+                    INSERT INTO pet_change (old_seq, old_lat, old_lon, new_seq) VALUES (OLD.seq, OLD.lat, OLD.lon, NEW.seq);
+                END;
+                """)
+        }
         return migrator
     }
 
@@ -157,6 +178,10 @@ public struct SQLiteAnimalStore: AnimalStore {
 
     private static let columns =
         "id, name, species, breed, sex, age_months, description, photo_url, shelter_name, shelter_city, lat, lon, published_at"
+
+    /// How many times this store built its position index from every row, the first build included
+    /// (catching up with appends, updates and deletes does not count): for tests and diagnostics.
+    public var positionIndexBuilds: Int { positions.fullBuilds }
 
     /// SQLite's journal mode (`wal` for every database this store opens).
     public func journalMode() async throws -> String? {
@@ -263,7 +288,16 @@ public struct SQLiteAnimalStore: AnimalStore {
             summary.withdrawn += db.changesCount
             try db.execute(sql: "DROP TABLE feed_ids")
         }
+        try pruneChanges(db)
         return summary
+    }
+
+    /// How many entries of `pet_change` are kept: a position index further behind is rebuilt instead.
+    static let keptChanges = 100_000
+
+    /// Drops change-log entries no index needs any more (one further behind rebuilds from the rows).
+    static func pruneChanges(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM pet_change WHERE id <= (SELECT max(id) FROM pet_change) - ?", arguments: [keptChanges])
     }
 
     private static func arguments(_ animal: Animal) -> StatementArguments {

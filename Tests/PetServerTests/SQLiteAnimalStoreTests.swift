@@ -54,6 +54,45 @@ import Testing
         #expect(page.animals.map(\.id) == ["d"])
         #expect(page.totalCount == 1)
         #expect(try await store.animals(matching: AnimalQuery()).totalCount == 3)
+        // The index followed the insert, the delete and the move without being built again.
+        #expect(store.positionIndexBuilds == 1)
+    }
+
+    @Test func givenAnIndexBuilt_whenPetsAreUpdatedMovedAndWithdrawnRepeatedly_thenEveryQueryIsTheBruteForceAnswerWithoutRebuilding() async throws {
+        let store = try await AnimalFixtures.sqliteStore(DemoPetGenerator().animals(count: 400))
+        let center = try GeoCoordinate(latitude: 52.23, longitude: 21.01)
+        var all = Dictionary(uniqueKeysWithValues: DemoPetGenerator().animals(count: 400).map { ($0.id, $0) })
+        var random = SplitMix64(seed: 7)
+        _ = try await store.animals(matching: AnimalQuery(center: center, radiusKm: 500))
+        for round in 0..<20 {
+            var changes: [AnimalChange] = []
+            for id in all.keys.sorted().shuffled(using: &random).prefix(15) {
+                if random.next() % 3 == 0 {
+                    changes.append(.withdrawn(id: id, .adopted))
+                    all[id] = nil
+                } else if var pet = all[id] {
+                    // Moved somewhere within a few hundred kilometres of Warsaw, or renamed in place.
+                    if random.next() % 2 == 0 {
+                        pet.location = try GeoCoordinate(
+                            latitude: 52.23 + Double(random.next() % 400) / 100 - 2, longitude: 21.01 + Double(random.next() % 400) / 100 - 2
+                        )
+                    } else {
+                        pet.name = "Renamed \(round)"
+                    }
+                    changes.append(.listed(pet))
+                    all[id] = pet
+                }
+            }
+            _ = try await store.apply(changes, sync: false)
+            let page = try await store.animals(matching: AnimalQuery(center: center, radiusKm: 300, limit: 100))
+            let expected = all.values
+                .map { ($0.id, GreatCircle.distanceKm(lat1: 52.23, lon1: 21.01, lat2: $0.location.latitude, lon2: $0.location.longitude)) }
+                .filter { $0.1 <= 300 }
+                .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+            #expect(page.totalCount == expected.count, "round \(round)")
+            #expect(page.animals.map(\.id) == expected.prefix(100).map(\.0), "round \(round)")
+        }
+        #expect(store.positionIndexBuilds == 1)
     }
 
     @Test func givenOneNewFile_whenEightStoresOpenItAtOnce_thenEveryOneMigratesOrWaitsAndNoneFails() async throws {
