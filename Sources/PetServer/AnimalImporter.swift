@@ -93,10 +93,31 @@ public enum AnimalImporter {
             throw AnimalImportError(index: index, field: "status", message: "must be available, adopted or removed")
         }
         guard let why = Withdrawal(rawValue: text) else { return nil }
-        guard let id = fields["id"] as? String, !id.isEmpty else {
+        guard let value = fields["id"] else {
             throw AnimalImportError(index: index, field: "id", message: "is missing (a withdrawn pet is named by its id)")
         }
+        // The rule of a listed pet's id (AnimalDTO.toDomain()).
+        guard let id = value as? String else { throw AnimalImportError(index: index, field: "id", message: "must be a string") }
+        guard !id.isEmpty, id.count <= 128 else {
+            throw AnimalImportError(index: index, field: "id", message: "must be 1 to 128 characters")
+        }
         return (id, why)
+    }
+
+    /// Refuses, for `--sync`, a file that cannot be a shelter's whole feed: one page of a listing (its
+    /// `pagination.totalCount` says more pets exist than it holds), or no record at all — either would
+    /// remove pets the shelter still offers.
+    public static func checkWholeFeed(_ data: Data, records: Int) throws(AnimalImportError) {
+        guard records > 0 else {
+            throw AnimalImportError(index: nil, field: nil, message: "an empty feed would remove every pet; --sync refuses it")
+        }
+        let body = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        if let pagination = body?["pagination"] as? [String: Any], let total = pagination["totalCount"] as? Int, total > records {
+            throw AnimalImportError(
+                index: nil, field: "pagination.totalCount",
+                message: "the file is one page of a listing (\(records) of \(total) pets); --sync needs the whole feed"
+            )
+        }
     }
 
     /// Parses `data` and applies its records to `store` in one transaction (see ``importPets(_:into:sync:)``).

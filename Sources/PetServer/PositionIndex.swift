@@ -204,7 +204,9 @@ final class PositionIndexCache: Sendable {
         let stats = try Row.fetchOne(db.cachedStatement(sql: "SELECT pets, version FROM pet_stats"))
         let pets: Int = stats?[0] ?? 0
         let version: Int = stats?[1] ?? 0
-        let held = latest.withLock { $0 }
+        // An index from a newer snapshot than this read's is of no use here (its positions are not this
+        // snapshot's); this read builds its own and leaves the newer one held.
+        let held = latest.withLock { $0 }.flatMap { $0.version <= version ? $0 : nil }
         if let held, held.version == version, held.count == pets { return held }
         let oldestKept = try Int64.fetchOne(db.cachedStatement(sql: "SELECT min(id) FROM pet_change")) ?? 0
         var index: PositionIndex
@@ -219,9 +221,11 @@ final class PositionIndexCache: Sendable {
             index = try build(db, version: version)
         }
         index.version = version
-        // Several reads may catch up at once, from different snapshots; any of them may win, since
+        // Several reads may catch up at once, from different snapshots: the newest index is kept, and
         // every read checks the version it gets.
-        latest.withLock { $0 = index }
+        latest.withLock { held in
+            if (held?.version ?? .min) <= index.version { held = index }
+        }
         return index
     }
 

@@ -112,6 +112,8 @@ public struct PostgresAnimalStore: AnimalStore {
         }
         return try await withConnection(timeoutAfterLease: false) { [listed, withdrawn] connection in
             try await Self.transaction(on: connection, logger: logger) {
+                // One import at a time: the statistics row, which every trigger updates first, held to the end.
+                try await connection.query("SELECT 1 FROM \(unescaped: statsTable) FOR UPDATE", logger: logger)
                 var summary = ImportSummary()
                 for start in stride(from: 0, to: listed.count, by: Self.batchSize) {
                     let batch = Array(listed[start..<min(listed.count, start + Self.batchSize)])
@@ -137,16 +139,18 @@ public struct PostgresAnimalStore: AnimalStore {
                     try await connection.query("DELETE FROM \(unescaped: goneTable) WHERE id = ANY(\(back)::text[])", logger: logger)
                 }
                 if sync {
-                    // The feed is the whole truth: a stored pet it does not list has left the shelter.
-                    // NOT IN over a subquery is hashed once; `<> ALL(array)` would scan the array per row.
+                    // The feed is the whole truth: a stored pet it does not list has left the shelter. One
+                    // statement (one snapshot), with an anti-join the planner hashes: `NOT IN` over a large
+                    // array would be compared row by row.
                     let feed = changes.map(\.id)
-                    try await connection.query("""
-                        INSERT INTO \(unescaped: goneTable) (id, status)
-                        SELECT id, 'removed' FROM \(unescaped: table) WHERE id NOT IN (SELECT unnest(\(feed)::text[]))
-                        ON CONFLICT (id) DO UPDATE SET status = excluded.status
-                        """, logger: logger)
                     summary.withdrawn += try await count("""
-                        WITH gone AS (DELETE FROM \(unescaped: table) WHERE id NOT IN (SELECT unnest(\(feed)::text[])) RETURNING 1)
+                        WITH gone AS (
+                            DELETE FROM \(unescaped: table) AS pet
+                            WHERE NOT EXISTS (SELECT 1 FROM unnest(\(feed)::text[]) AS feed(id) WHERE feed.id = pet.id)
+                            RETURNING pet.id),
+                        noted AS (
+                            INSERT INTO \(unescaped: goneTable) (id, status) SELECT id, 'removed' FROM gone
+                            ON CONFLICT (id) DO UPDATE SET status = excluded.status)
                         SELECT count(*) FROM gone
                         """, on: connection)
                 }

@@ -69,50 +69,68 @@ enum PostgresMigration {
         ]
     }
 
-    /// Statement-level triggers (one update of the counts per statement, from its transition table)
-    /// that keep `pet_stats` and `pet_cell` true to the `pet` table whoever writes it — this binary, an
-    /// older release during a rollout, psql. A statement that changes no row changes nothing.
+    /// Statement-level triggers (one update of the counts per statement, from its transition tables)
+    /// that keep `pet_stats` and `pet_cell` true to the `pet` table whoever writes it: this binary,
+    /// psql, another tool. (A release from before these triggers still adds to the counts itself: stop
+    /// old writers before the first server of this one migrates.) A statement that changes no row
+    /// changes nothing.
+    ///
+    /// Every function updates `pet_stats` first: its one row then orders concurrent writers, so two of
+    /// them never hold cells the other waits for (a deadlock); cell rows are changed in key order.
     private static func countTriggers(schema: String) -> [String] {
         let table = "\"\(schema)\".pet"
         let cells = "\"\(schema)\".pet_cell"
         let stats = "\"\(schema)\".pet_stats"
-        func add(_ rows: String) -> String {
+        /// Adds `delta` (a query of cell_row, cell_col, n) to the cells, in key order; n may be negative.
+        func change(_ delta: String) -> String {
             """
             INSERT INTO \(cells) (cell_row, cell_col, pets)
-                SELECT cell_row, cell_col, count(*) FROM \(rows) GROUP BY cell_row, cell_col ORDER BY cell_row, cell_col
+                SELECT cell_row, cell_col, n FROM (\(delta)) AS delta WHERE n <> 0 ORDER BY cell_row, cell_col
                 ON CONFLICT (cell_row, cell_col) DO UPDATE SET pets = \(cells).pets + excluded.pets;
             """
         }
-        func remove(_ rows: String) -> String {
-            """
-            UPDATE \(cells) AS cell SET pets = cell.pets - gone.n
-                FROM (SELECT cell_row, cell_col, count(*) AS n FROM \(rows) GROUP BY cell_row, cell_col) AS gone
-                WHERE cell.cell_row = gone.cell_row AND cell.cell_col = gone.cell_col;
-            """
-        }
-        func function(_ name: String, _ guardTable: String, _ body: String) -> String {
-            """
-            CREATE FUNCTION "\(schema)".\(name)() RETURNS trigger LANGUAGE plpgsql AS $body$
-            BEGIN
-                IF EXISTS (SELECT 1 FROM \(guardTable)) THEN
-                    \(body)
-                END IF;
-                RETURN NULL;
-            END
-            $body$
-            """
+        func function(_ name: String, guardedBy rows: String?, _ body: String) -> String {
+            let checked = rows.map { "IF EXISTS (SELECT 1 FROM \($0)) THEN\n\(body)\nEND IF;" } ?? body
+            return """
+                CREATE FUNCTION "\(schema)".\(name)() RETURNS trigger LANGUAGE plpgsql AS $body$
+                BEGIN
+                    \(checked)
+                    RETURN NULL;
+                END
+                $body$
+                """
         }
         return [
-            // Counts true to the table before the triggers take over (a hand-made change would be lost).
+            // No other replica writes while the counts are made true to the table and the triggers take over.
+            "LOCK TABLE \(table) IN SHARE ROW EXCLUSIVE MODE",
             "UPDATE \(stats) SET pets = (SELECT count(*) FROM \(table))",
             "DELETE FROM \(cells)",
             "INSERT INTO \(cells) SELECT cell_row, cell_col, count(*) FROM \(table) GROUP BY cell_row, cell_col",
-            function("pet_inserted", "added", add("added") + "\nUPDATE \(stats) SET pets = pets + (SELECT count(*) FROM added), version = version + 1;"),
-            function("pet_deleted", "gone", remove("gone") + "\nUPDATE \(stats) SET pets = pets - (SELECT count(*) FROM gone), version = version + 1;"),
-            function("pet_updated", "new_rows", remove("old_rows") + "\n" + add("new_rows") + "\nUPDATE \(stats) SET version = version + 1;"),
+            function("pet_inserted", guardedBy: "added", """
+                UPDATE \(stats) SET pets = pets + (SELECT count(*) FROM added), version = version + 1;
+                \(change("SELECT cell_row, cell_col, count(*) AS n FROM added GROUP BY cell_row, cell_col"))
+                """),
+            function("pet_deleted", guardedBy: "gone", """
+                UPDATE \(stats) SET pets = pets - (SELECT count(*) FROM gone), version = version + 1;
+                \(change("SELECT cell_row, cell_col, -count(*) AS n FROM gone GROUP BY cell_row, cell_col"))
+                """),
+            // One net change per cell: a rename changes no cell, a move two.
+            function("pet_updated", guardedBy: "new_rows", """
+                UPDATE \(stats) SET version = version + 1;
+                \(change("""
+                    SELECT cell_row, cell_col, sum(n) AS n FROM (
+                        SELECT cell_row, cell_col, -1 AS n FROM old_rows UNION ALL SELECT cell_row, cell_col, 1 FROM new_rows
+                    ) AS moves GROUP BY cell_row, cell_col
+                    """))
+                """),
+            function("pet_truncated", guardedBy: nil, """
+                UPDATE \(stats) SET pets = 0, version = version + 1;
+                DELETE FROM \(cells);
+                """),
             "CREATE TRIGGER pet_inserted AFTER INSERT ON \(table) REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION \"\(schema)\".pet_inserted()",
             "CREATE TRIGGER pet_deleted AFTER DELETE ON \(table) REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION \"\(schema)\".pet_deleted()",
             "CREATE TRIGGER pet_updated AFTER UPDATE ON \(table) REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION \"\(schema)\".pet_updated()",
+            "CREATE TRIGGER pet_truncated AFTER TRUNCATE ON \(table) FOR EACH STATEMENT EXECUTE FUNCTION \"\(schema)\".pet_truncated()",
         ]
     }
 

@@ -22,6 +22,8 @@ public struct SQLiteAnimalStore: AnimalStore {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // `INSERT OR REPLACE` deletes the row it replaces: with this, the delete trigger sees it too.
+            try db.execute(sql: "PRAGMA recursive_triggers = ON")
             // A nearby page's rows lie all over the file: map it into memory and keep a larger page
             // cache, so reads cost no system calls.
             try db.execute(sql: "PRAGMA mmap_size = 1073741824")
@@ -124,20 +126,18 @@ public struct SQLiteAnimalStore: AnimalStore {
             try db.execute(sql: "UPDATE pet_stats SET version = version + (random() & 281474976710655)")
         }
         migrator.registerMigration("v6: count and data version kept by triggers") { db in
-            // Every write moves them, whoever makes it: this binary, an older release, the sqlite3 shell.
-            // `rewrites` counts the changes that are not appends (updates, deletes): the position index
-            // catches up on appends by `seq` and must be rebuilt after anything else.
+            // Every write moves them, whoever makes it: this binary or the sqlite3 shell. (A release from
+            // before the triggers still adds to the count itself: stop old writers before migrating.)
             try db.execute(sql: """
-                ALTER TABLE pet_stats ADD COLUMN rewrites INTEGER NOT NULL DEFAULT 0;
                 UPDATE pet_stats SET pets = (SELECT COUNT(*) FROM pet);
                 CREATE TRIGGER pet_inserted AFTER INSERT ON pet BEGIN
                     UPDATE pet_stats SET pets = pets + 1, version = version + 1;
                 END;
                 CREATE TRIGGER pet_deleted AFTER DELETE ON pet BEGIN
-                    UPDATE pet_stats SET pets = pets - 1, version = version + 1, rewrites = rewrites + 1;
+                    UPDATE pet_stats SET pets = pets - 1, version = version + 1;
                 END;
                 CREATE TRIGGER pet_updated AFTER UPDATE ON pet BEGIN
-                    UPDATE pet_stats SET version = version + 1, rewrites = rewrites + 1;
+                    UPDATE pet_stats SET version = version + 1;
                 END;
                 """)
         }
@@ -150,17 +150,17 @@ public struct SQLiteAnimalStore: AnimalStore {
             // highest seq. Old entries are pruned (``pruneChanges(_:)``); an index further behind rebuilds.
             try db.execute(sql: """
                 CREATE TABLE pet_change (
-                    id INTEGER PRIMARY KEY, old_seq INTEGER NOT NULL, old_lat REAL NOT NULL, old_lon REAL NOT NULL,
+                    id INTEGER PRIMARY KEY AUTOINCREMENT, old_seq INTEGER NOT NULL, old_lat REAL NOT NULL, old_lon REAL NOT NULL,
                     new_seq INTEGER
                 );
                 DROP TRIGGER pet_deleted;
                 DROP TRIGGER pet_updated;
                 CREATE TRIGGER pet_deleted AFTER DELETE ON pet BEGIN
-                    UPDATE pet_stats SET pets = pets - 1, version = version + 1, rewrites = rewrites + 1;
+                    UPDATE pet_stats SET pets = pets - 1, version = version + 1;
                     INSERT INTO pet_change (old_seq, old_lat, old_lon, new_seq) VALUES (OLD.seq, OLD.lat, OLD.lon, NULL);
                 END;
                 CREATE TRIGGER pet_updated AFTER UPDATE ON pet BEGIN
-                    UPDATE pet_stats SET version = version + 1, rewrites = rewrites + 1;
+                    UPDATE pet_stats SET version = version + 1;
                     INSERT INTO pet_change (old_seq, old_lat, old_lon, new_seq) VALUES (OLD.seq, OLD.lat, OLD.lon, NEW.seq);
                 END;
                 """)

@@ -33,6 +33,7 @@ struct ImportCommand: AsyncParsableCommand {
         }
         do {
             let changes = try AnimalImporter.parse(data)
+            if sync { try AnimalImporter.checkWholeFeed(data, records: changes.count) }
             let address = try DatabaseAddress(database)
             let sync = sync
             let summary = try await address.withStore { try await AnimalImporter.importPets(changes, into: $0, sync: sync) }

@@ -80,6 +80,15 @@ import Testing
         #expect(try await store.animal(id: "taken")?.location.latitude == 52.23)
     }
 
+    @Test func givenOnePageOfAListingOrNothing_whenCheckedAsAWholeFeed_thenRefused() throws {
+        let page = ["animals": [record("x")], "pagination": ["page": 1, "limit": 1, "totalCount": 500, "totalPages": 500]] as [String: Any]
+        #expect(throws: AnimalImportError.self) { try AnimalImporter.checkWholeFeed(try json(page), records: 1) }
+        #expect(throws: AnimalImportError.self) { try AnimalImporter.checkWholeFeed(try json([Any]()), records: 0) }
+        let whole = ["animals": [record("x")], "pagination": ["page": 1, "limit": 20, "totalCount": 1, "totalPages": 1]] as [String: Any]
+        try AnimalImporter.checkWholeFeed(try json(whole), records: 1)
+        try AnimalImporter.checkWholeFeed(try json([record("x"), record("y")]), records: 2)
+    }
+
     @Test func givenRecordsWithAStatus_whenParsed_thenAdoptedAndRemovedWithdrawByIdAlone() throws {
         let changes = try AnimalImporter.parse(try json([
             record("kept"), ["id": "gone", "status": "adopted"], ["id": "away", "status": "removed", "name": 5],
@@ -92,7 +101,7 @@ import Testing
 
     @Test(arguments: [
         (#"{"id": "x", "status": "sold"}"#, "status"), (#"{"id": "x", "status": 1}"#, "status"),
-        (#"{"status": "adopted"}"#, "id"), (#"{"id": "", "status": "adopted"}"#, "id"),
+        (#"{"status": "adopted"}"#, "id"), (#"{"id": "", "status": "adopted"}"#, "id"), (#"{"id": 7, "status": "removed"}"#, "id"),
     ])
     func givenABadStatusRecord_whenParsed_thenTheErrorNamesRecordAndField(_ bad: String, _ field: String) throws {
         let badRecord = try JSONSerialization.jsonObject(with: Data(bad.utf8))

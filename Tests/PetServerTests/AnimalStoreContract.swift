@@ -42,6 +42,7 @@ enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConver
             let version = try await store.dataVersion()
             #expect(try await store.apply([.listed(first), .listed(second)], sync: false) == ImportSummary(unchanged: 2))
             #expect(try await store.dataVersion() == version)
+            _ = try await store.animals(matching: warsaw)  // an index built before the move must follow it
             var renamed = second
             renamed.name = "Renamed"
             renamed.location = try GeoCoordinate(latitude: -33.87, longitude: 151.21)
@@ -82,6 +83,7 @@ enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConver
             ], sync: true)
             #expect(summary == ImportSummary(added: 1, unchanged: 1, withdrawn: 3))
             #expect(try await store.animals(matching: AnimalQuery()).animals.map(\.id).sorted() == ["a", "e"])
+            #expect(try await store.animals(matching: warsaw).totalCount == 2)
             #expect(try await store.count() == 2)
             #expect(try await store.withdrawal(id: "b") == .adopted)
             #expect(try await store.withdrawal(id: "c") == .removed)

@@ -75,6 +75,7 @@ struct PostgresAnimalStoreTests {
                 "DELETE FROM \(table) WHERE id = 'a'",
                 "UPDATE \(table) SET lat = -33.88, lon = 151.2 WHERE id = 'b'",
                 "UPDATE \(table) SET name = name WHERE id = 'nobody'",
+                "UPDATE \(table) SET name = 'Dorota' WHERE id = 'd'",
             ]
             for write in writes {
                 try await PostgresTestDatabase.execute(write)
@@ -88,6 +89,10 @@ struct PostgresAnimalStoreTests {
             #expect(page.animals.map(\.id) == ["d"])
             #expect(page.totalCount == 1)
             #expect(try await store.animals(matching: AnimalQuery()).totalCount == 3)
+            try await PostgresTestDatabase.execute("TRUNCATE \(table)")
+            #expect(try await store.count() == 0)
+            #expect(try await store.dataVersion() != version)
+            #expect(try await store.animals(matching: warsaw).totalCount == 0)
         }
     }
 

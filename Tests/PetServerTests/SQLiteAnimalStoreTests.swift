@@ -35,13 +35,19 @@ import Testing
         let warsaw = AnimalQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01))
         #expect(try await store.animals(matching: warsaw).animals.map(\.id) == ["a", "b"])
         var version = try await store.dataVersion()
-        // The sqlite3 shell, an older release: no code of this store runs.
-        let outside = try DatabaseQueue(path: path)
+        // Another program writing the file: no code of this store runs. (The sqlite3 shell would need
+        // `PRAGMA recursive_triggers = ON` for REPLACE, as this store sets it.)
+        var configuration = Configuration()
+        configuration.prepareDatabase { try $0.execute(sql: "PRAGMA recursive_triggers = ON") }
+        let outside = try DatabaseQueue(path: path, configuration: configuration)
         let writes = [
             "INSERT INTO pet (id, name, species, breed, sex, age_months, description, shelter_name, shelter_city, lat, lon, published_at) "
                 + "VALUES ('d', 'Dora', 'dog', 'Mixed Breed', 'female', 12, 'A dog.', 'Shelter', 'Warsaw', 52.233, 21.01, 1700000000)",
             "DELETE FROM pet WHERE id = 'a'",
             "UPDATE pet SET lat = -33.88, lon = 151.2 WHERE id = 'b'",
+            // REPLACE deletes the row it replaces: counted once, and the index drops its old point.
+            "REPLACE INTO pet (id, name, species, breed, sex, age_months, description, shelter_name, shelter_city, lat, lon, published_at) "
+                + "VALUES ('d', 'Dora', 'dog', 'Mixed Breed', 'female', 12, 'A dog.', 'Shelter', 'Warsaw', 52.234, 21.01, 1700000000)",
         ]
         for write in writes {
             try await outside.write { try $0.execute(sql: write) }
