@@ -82,16 +82,19 @@ func buildRouter(
         let entityTag = HTTPCaching.entityTag(version: try await versions.current(), key: "/api/pets/" + id)
         let match = HTTPCaching.match(ifNoneMatch: request.headers[.ifNoneMatch], entityTag: entityTag)
         if match == .tag { return HTTPCaching.notModified(entityTag: entityTag) }  // no lookup needed
-        let found = try await store.animal(id: id)
-        if match == .any, found != nil { return HTTPCaching.notModified(entityTag: entityTag) }
-        guard let animal = found else {
-            if let why = try await store.withdrawal(id: id) {
+        // The pet, or why it left, and the version, from one snapshot: the 200's tag names the version
+        // its body was read at (one strong tag, one body), not the older one the check above may use.
+        let lookup = try await store.lookup(id: id)
+        if match == .any, lookup.animal != nil { return HTTPCaching.notModified(entityTag: entityTag) }
+        guard let animal = lookup.animal else {
+            if let why = lookup.withdrawal {
                 return JSONResponse.error(.gone, code: "gone", message: "pet \"\(id.prefix(128))\" was \(why.rawValue)")
             }
             return JSONResponse.error(.notFound, code: "not_found", message: "no pet with id \"\(id.prefix(128))\"")
         }
+        let bodyTag = HTTPCaching.entityTag(version: lookup.dataVersion, key: "/api/pets/" + id)
         return JSONResponse.make(
-            body: ByteBuffer(bytes: try AnimalDTO(animal).jsonBytes()), headers: HTTPCaching.headers(entityTag: entityTag)
+            body: ByteBuffer(bytes: try AnimalDTO(animal).jsonBytes()), headers: HTTPCaching.headers(entityTag: bodyTag)
         )
     }
     return router

@@ -14,8 +14,9 @@ public protocol AnimalStore: Sendable {
     /// one body: RFC 9110 §8.8.3).
     func snapshot(matching query: AnimalQuery) async throws -> AnimalSnapshot
 
-    /// The animal with this id, with `distanceKm` nil; nil when there is none.
-    func animal(id: String) async throws -> Animal?
+    /// The animal with this id (`distanceKm` nil), or why it left the listings, and the data version,
+    /// all read in one snapshot.
+    func lookup(id: String) async throws -> AnimalLookup
 
     /// Adds animals in one transaction: all of them, or none when any fails.
     /// - Throws: ``AnimalStoreError/duplicateID(index:id:)`` when an id is already stored or repeats.
@@ -28,8 +29,6 @@ public protocol AnimalStore: Sendable {
     /// becomes equal to the feed. Ids must not repeat in `changes`.
     /// - Throws: ``AnimalStoreError/invalidAnimal(index:field:message:)`` naming the first bad one.
     func apply(_ changes: [AnimalChange], sync: Bool) async throws -> ImportSummary
-    /// Why the pet with this id left the listings, if it did and has not come back.
-    func withdrawal(id: String) async throws -> Withdrawal?
     /// How many animals are stored: a count the database maintains by triggers, O(1) in the number of animals.
     func count() async throws -> Int
 
@@ -83,6 +82,31 @@ extension AnimalStore {
     /// One page of animals for `query` (``snapshot(matching:)`` without its version).
     public func animals(matching query: AnimalQuery) async throws -> AnimalPage {
         try await snapshot(matching: query).page
+    }
+
+    /// The animal with this id, with `distanceKm` nil; nil when there is none.
+    public func animal(id: String) async throws -> Animal? {
+        try await lookup(id: id).animal
+    }
+
+    /// Why the pet with this id left the listings, if it did and has not come back.
+    public func withdrawal(id: String) async throws -> Withdrawal? {
+        try await lookup(id: id).withdrawal
+    }
+}
+
+/// One pet as a snapshot of the store has it.
+public struct AnimalLookup: Sendable, Equatable {
+    /// The pet, when it is listed.
+    public var animal: Animal?
+    /// Why it left the listings, when it did (never set together with `animal`).
+    public var withdrawal: Withdrawal?
+    public var dataVersion: Int
+
+    public init(animal: Animal?, withdrawal: Withdrawal?, dataVersion: Int) {
+        self.animal = animal
+        self.withdrawal = withdrawal
+        self.dataVersion = dataVersion
     }
 }
 

@@ -80,21 +80,21 @@ public struct PostgresAnimalStore: AnimalStore {
         return 0
     }
 
-    public func animal(id: String) async throws -> Animal? {
+    public func lookup(id: String) async throws -> AnimalLookup {
         try await withConnection { connection in
-            let rows = try await connection.query(
-                "SELECT \(unescaped: Self.columns) FROM \(unescaped: table) WHERE id = \(id)", logger: logger
-            )
-            for try await row in rows { return try Self.animal(from: row, distanceKm: nil) }
-            return nil
-        }
-    }
-
-    public func withdrawal(id: String) async throws -> Withdrawal? {
-        try await withConnection { connection in
-            let rows = try await connection.query("SELECT status FROM \(unescaped: goneTable) WHERE id = \(id)", logger: logger)
-            for try await status in rows.decode(String.self) { return Withdrawal(rawValue: status) }
-            return nil
+            try await Self.transaction(on: connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger) {
+                let version = try await count("SELECT version FROM \(unescaped: statsTable)", on: connection)
+                let rows = try await connection.query(
+                    "SELECT \(unescaped: Self.columns) FROM \(unescaped: table) WHERE id = \(id)", logger: logger
+                )
+                for try await row in rows {
+                    return AnimalLookup(animal: try Self.animal(from: row, distanceKm: nil), withdrawal: nil, dataVersion: version)
+                }
+                var why: Withdrawal?
+                let gone = try await connection.query("SELECT status FROM \(unescaped: goneTable) WHERE id = \(id)", logger: logger)
+                for try await status in gone.decode(String.self) { why = Withdrawal(rawValue: status) }
+                return AnimalLookup(animal: nil, withdrawal: why, dataVersion: version)
+            }
         }
     }
 

@@ -200,10 +200,13 @@ public struct SQLiteAnimalStore: AnimalStore {
         try Int.fetchOne(db.cachedStatement(sql: "SELECT pets FROM pet_stats")) ?? 0
     }
 
-    public func animal(id: String) async throws -> Animal? {
+    public func lookup(id: String) async throws -> AnimalLookup {
         try await pool.read { db in
+            let version = try Int.fetchOne(db.cachedStatement(sql: "SELECT version FROM pet_stats")) ?? 0
             let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM pet WHERE id = ?"), arguments: [id])
-            return try row.map { try Self.animal(from: $0, distanceKm: nil) }
+            if let row { return AnimalLookup(animal: try Self.animal(from: row, distanceKm: nil), withdrawal: nil, dataVersion: version) }
+            let why = try String.fetchOne(db.cachedStatement(sql: "SELECT status FROM pet_gone WHERE id = ?"), arguments: [id])
+            return AnimalLookup(animal: nil, withdrawal: why.flatMap(Withdrawal.init(rawValue:)), dataVersion: version)
         }
     }
 
@@ -226,13 +229,6 @@ public struct SQLiteAnimalStore: AnimalStore {
 
     public func apply(_ changes: [AnimalChange], sync: Bool) async throws -> ImportSummary {
         try await pool.write { db in try Self.apply(changes, sync: sync, in: db) }
-    }
-
-    public func withdrawal(id: String) async throws -> Withdrawal? {
-        try await pool.read { db in
-            try String.fetchOne(db.cachedStatement(sql: "SELECT status FROM pet_gone WHERE id = ?"), arguments: [id])
-                .flatMap(Withdrawal.init(rawValue:))
-        }
     }
 
     /// Every field but `seq`: an upsert replaces a row only when one of them differs, so that an

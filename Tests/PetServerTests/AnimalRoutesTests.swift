@@ -173,6 +173,25 @@ import Testing
         }
     }
 
+    @Test func givenAnOlderDataVersionHeld_whenAPetIsReadAfterItChanged_thenItsETagNamesTheVersionOfItsBody() async throws {
+        let path = AnimalFixtures.temporaryDatabasePath()
+        let pet = try AnimalFixtures.animal("one", lat: 52.23, lon: 21.01)
+        let app = try await AnimalFixtures.application([pet], path: path, dataVersionInterval: .seconds(3600))
+        try await app.test(.router) { client in
+            _ = try await client.execute(uri: "/api/pets/one", method: .get) { $0.headers[.eTag] }
+            var renamed = pet
+            renamed.name = "Renamed"
+            let other = try SQLiteAnimalStore(path: path)
+            _ = try await other.apply([.listed(renamed)], sync: false)
+            let current = try await other.dataVersion()
+            try await client.execute(uri: "/api/pets/one", method: .get) { response in
+                let animal = try PetAPICoding.makeDecoder().decode(AnimalDTO.self, from: Data(String(buffer: response.body).utf8))
+                #expect(animal.name == "Renamed")
+                #expect(response.headers[.eTag]?.hasPrefix("\"v\(current)-") == true, "\(String(describing: response.headers[.eTag]))")
+            }
+        }
+    }
+
     @Test func givenAnAdoptedPet_whenFetched_thenGoneWithTheDocumentedBodyAndTheListingLeavesIt() async throws {
         let path = AnimalFixtures.temporaryDatabasePath()
         let app = try await AnimalFixtures.application(
