@@ -23,6 +23,8 @@
 #     listing      every listing queried and encoded
 #     nearby       GET /api/pets?lat=…&lon=… from 4,096 random points around the demo cities at
 #                  2 decimals, each queried and encoded
+#     filtered     the same points with a filter (one or two species, sometimes a sex or age band),
+#                  half of them newest first (sort=recent), each queried and encoded
 #
 # and prints requests/s, p50 and p99 latency per store and kind and each kind's ratio to its own
 # server's health.
@@ -99,21 +101,25 @@ stop_servers() {
 }
 
 # Random points around the demo cities (the centres in Sources/PetServer/DemoCity.swift), rounded to
-# 2 decimals as the app sends them; the same sequence on every run.
-python3 - "$work/nearby.lua" <<'PY'
+# 2 decimals as the app sends them, without and with filters; the same sequence on every run.
+python3 - "$work/nearby.lua" "$work/filtered.lua" <<'PY'
 import random, re, sys
 source = open("Sources/PetServer/DemoCity.swift", encoding="utf-8").read()
 cities = [(float(lat), float(lon)) for lat, lon in re.findall(r"lat: (-?[\d.]+), lon: (-?[\d.]+)", source)]
 if not cities:
     sys.exit("bench-http: no demo cities found in DemoCity.swift")
 rng = random.Random(7)
-paths = []
+nearby, filtered = [], []
 for _ in range(4096):
     lat, lon = rng.choice(cities)
-    paths.append(f"/api/pets?lat={lat + rng.uniform(-0.3, 0.3):.2f}&lon={lon + rng.uniform(-0.3, 0.3):.2f}")
-with open(sys.argv[1], "w") as out:
-    out.write("local paths = {\n" + ",\n".join(f'  "{p}"' for p in paths) + "\n}\n")
-    out.write("local i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format(\"GET\", paths[i])\nend\n")
+    nearby.append(f"/api/pets?lat={lat + rng.uniform(-0.3, 0.3):.2f}&lon={lon + rng.uniform(-0.3, 0.3):.2f}")
+    species = ",".join(rng.sample(["dog", "cat", "rabbit", "bird", "other"], rng.choice([1, 2])))
+    extra = rng.choice(["", "", "&sex=female", "&age=baby,young", "&age=senior"])
+    filtered.append(nearby[-1] + f"&species={species}{extra}" + rng.choice(["", "&sort=recent"]))
+for path, paths in ((sys.argv[1], nearby), (sys.argv[2], filtered)):
+    with open(path, "w") as out:
+        out.write("local paths = {\n" + ",\n".join(f'  "{p}"' for p in paths) + "\n}\n")
+        out.write("local i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format(\"GET\", paths[i])\nend\n")
 PY
 
 measure() { # STORE SERVER KIND URL [wrk options...]
@@ -156,6 +162,7 @@ bench_store() { # STORE DATABASE: seeds DATABASE, serves it twice, measures ever
     measure "$store" uncached health "$uncached/health"
     measure "$store" uncached listing "$uncached/api/pets"
     measure "$store" uncached nearby "$uncached/api/pets" -s "$work/nearby.lua"
+    measure "$store" uncached filtered "$uncached/api/pets" -s "$work/filtered.lua"
     stop_servers
 }
 

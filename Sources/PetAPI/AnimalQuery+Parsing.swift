@@ -20,7 +20,9 @@ public struct AnimalQueryError: Error, Equatable, Sendable, CustomStringConverti
 
 extension AnimalQuery {
     /// The parameters the listing reads; others are ignored.
-    public static let parameterNames: Set<String> = ["lat", "lon", "radiusKm", "limit", "page", "cursor"]
+    public static let parameterNames: Set<String> = [
+        "lat", "lon", "radiusKm", "species", "sex", "age", "sort", "limit", "page", "cursor",
+    ]
 
     /// Parses and validates query parameters. Unknown names are ignored; one of ``parameterNames``
     /// given twice is refused (which value was meant is not for the server to guess). Every failure
@@ -55,6 +57,19 @@ extension AnimalQuery {
                 throw AnimalQueryError(parameter: "radiusKm", message: "radiusKm is allowed only together with lat and lon")
             }
             query.radiusKm = try decimal(radius, name: "radiusKm", range: radiusRange)
+        }
+        if let species = first["species"] { query.filter.species = try list(species, name: "species") }
+        if let sex = first["sex"] { query.filter.sexes = try list(sex, name: "sex") }
+        if let age = first["age"] { query.filter.ageBands = try list(age, name: "age") }
+        if let sort = first["sort"] {
+            guard let order = AnimalSort(rawValue: sort) else {
+                throw AnimalQueryError(parameter: "sort", message: "sort must be distance or recent (was \"\(sort.prefix(40))\")")
+            }
+            guard order == .recent || query.center != nil else {
+                throw AnimalQueryError(parameter: "sort", message: "sort=distance needs lat and lon: without them the listing is newest first")
+            }
+            // The default order is kept as no order, so that one listing is one query (and one text).
+            query.sort = order == query.ordering ? nil : order
         }
         if let limit = first["limit"] {
             query.limit = try integer(limit, name: "limit", range: limitRange, rangeText: "between 1 and 100")
@@ -115,6 +130,24 @@ extension AnimalQuery {
             characters = characters.dropFirst(exponent.count)
         }
         return characters.isEmpty
+    }
+
+    /// One or more of `Value`'s names, separated by commas (`dog,cat`); a name given twice counts once.
+    private static func list<Value: CaseIterable & RawRepresentable & Hashable>(
+        _ text: String, name: String
+    ) throws(AnimalQueryError) -> Set<Value> where Value.RawValue == String {
+        var values: Set<Value> = []
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let value = Value(rawValue: String(item)) else {
+                let allowed = Value.allCases.map(\.rawValue).joined(separator: ", ")
+                throw AnimalQueryError(
+                    parameter: name,
+                    message: "\(name) must be one or more of \(allowed), separated by commas (was \"\(text.prefix(40))\")"
+                )
+            }
+            values.insert(value)
+        }
+        return values
     }
 
     private static func integer(_ text: String, name: String, range: ClosedRange<Int>, rangeText: String) throws(AnimalQueryError) -> Int {

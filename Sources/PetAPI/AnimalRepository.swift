@@ -18,17 +18,26 @@ public struct AnimalRepository: AnimalRepositoryProtocol {
         public var limit: Int?
         /// Seconds before a request gives up.
         public var timeout: TimeInterval
+        /// Which pets to ask for; by default all (the app's startup screen asks for all).
+        public var filter: AnimalFilter
+        /// The order to ask for; nil leaves the server's default (nearest first with a location).
+        /// ``AnimalSort/distance`` is sent only with a location, which it needs.
+        public var sort: AnimalSort?
 
         public init(
             baseURL: URL,
             radiusKm: Double? = nil,
             limit: Int? = nil,
-            timeout: TimeInterval = 10
+            timeout: TimeInterval = 10,
+            filter: AnimalFilter = AnimalFilter(),
+            sort: AnimalSort? = nil
         ) {
             self.baseURL = baseURL
             self.radiusKm = radiusKm
             self.limit = limit
             self.timeout = timeout
+            self.filter = filter
+            self.sort = sort
         }
     }
 
@@ -52,6 +61,8 @@ public struct AnimalRepository: AnimalRepositoryProtocol {
             if let radius = configuration.radiusKm { query.radiusKm = radius }
         }
         if let limit = configuration.limit { query.limit = limit }
+        query.filter = configuration.filter
+        if configuration.sort == .recent || location != nil { query.sort = configuration.sort }
         return query
     }
 

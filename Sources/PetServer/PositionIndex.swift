@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PetAPI
 import PetSpotDomain
 import Synchronization
 
@@ -11,7 +12,10 @@ import Synchronization
 /// the haversine's five trigonometric calls; only points within ``dotMargin`` of the rim (centimetres)
 /// are decided by ``GreatCircle/distanceKm(lat1:lon1:lat2:lon2:)`` itself, so every answer is the
 /// haversine's. Ranking works the same way: dot products pick the candidates, haversine distances
-/// order them. 48 bytes of point per pet; with the cells' arrays, about 65 MB for a million pets.
+/// order them. Each point also carries what the filters and `sort=recent` read (species, sex and age
+/// band in one byte, the publication time), and the index counts pets per such combination, so that a
+/// filtered listing without coordinates is counted without reading the table. 64 bytes of point per
+/// pet (48 before filters); with the cells' arrays, about 80 MB for a million pets.
 struct PositionIndex: Sendable {
     struct Point: Sendable {
         var seq: Int64
@@ -20,11 +24,17 @@ struct PositionIndex: Sendable {
         var x: Double
         var y: Double
         var z: Double
+        /// Seconds since 1970, as stored: the order of `sort=recent`.
+        var publishedAt: Double
+        /// The pet's species, sex and age band (``AnimalFilter/traits(species:sex:ageMonths:)``).
+        var traits: UInt8
 
-        init(seq: Int64, lat: Double, lon: Double) {
+        init(seq: Int64, lat: Double, lon: Double, publishedAt: Double, traits: UInt8) {
             self.seq = seq
             self.lat = lat
             self.lon = lon
+            self.publishedAt = publishedAt
+            self.traits = traits
             (x, y, z) = PositionIndex.unitVector(lat: lat, lon: lon)
         }
     }
@@ -34,7 +44,8 @@ struct PositionIndex: Sendable {
         /// Pets within the radius.
         var totalCount: Int
         /// Exact distances of the pets that can take the first `needed` places once ties are broken
-        /// by id (``NearbyRanking/leading(_:)``).
+        /// by id (``NearbyRanking/leading(_:)``); in newest-first order, of the `needed` newest and
+        /// every pet published at the same time as the last of them.
         var leading: [NearbyRanking<Int64>.Candidate]
     }
 
@@ -43,6 +54,8 @@ struct PositionIndex: Sendable {
     /// The last entry of the store's change log (`pet_change`) this index reflects.
     var lastChange: Int64 = 0
     private(set) var count = 0
+    /// Pets per ``AnimalFilter/traits(species:sex:ageMonths:)`` combination.
+    private var countsByTraits = [Int](repeating: 0, count: AnimalFilter.traitCombinations)
     /// The highest `seq` held: rows appended since have higher ones.
     private(set) var lastSeq: Int64 = 0
     private var cells: [GeoCell: [Point]] = [:]
@@ -55,18 +68,28 @@ struct PositionIndex: Sendable {
         self.version = version
     }
 
-    mutating func add(seq: Int64, lat: Double, lon: Double) {
-        cells[GeoCell(lat: lat, lon: lon), default: []].append(Point(seq: seq, lat: lat, lon: lon))
+    mutating func add(seq: Int64, lat: Double, lon: Double, publishedAt: Double, traits: UInt8) {
+        cells[GeoCell(lat: lat, lon: lon), default: []].append(
+            Point(seq: seq, lat: lat, lon: lon, publishedAt: publishedAt, traits: traits)
+        )
         count += 1
+        countsByTraits[Int(traits)] += 1
         lastSeq = max(lastSeq, seq)
+    }
+
+    /// How many pets have a combination of traits whose bit is set in `mask` (``AnimalFilter/traitMask``).
+    func count(mask: UInt64) -> Int {
+        countsByTraits.indices.reduce(0) { total, traits in mask & (1 << UInt64(traits)) != 0 ? total + countsByTraits[traits] : total }
     }
 
     /// Drops the point of row `seq`, which the index holds at `lat`, `lon`; false if it holds none there.
     @discardableResult
     mutating func remove(seq: Int64, lat: Double, lon: Double) -> Bool {
         let cell = GeoCell(lat: lat, lon: lon)
-        guard let index = cells[cell]?.firstIndex(where: { $0.seq == seq }) else { return false }
-        cells[cell]?.remove(at: index)
+        guard let index = cells[cell]?.firstIndex(where: { $0.seq == seq }), let point = cells[cell]?.remove(at: index) else {
+            return false
+        }
+        countsByTraits[Int(point.traits)] -= 1
         if cells[cell]?.isEmpty == true { cells[cell] = nil }
         count -= 1
         return true
@@ -78,19 +101,28 @@ struct PositionIndex: Sendable {
         return (cosLat * cos(lon * radians), cosLat * sin(lon * radians), sin(lat * radians))
     }
 
-    /// The number of pets within `radiusKm` of `center` and the candidates for the `needed` nearest;
-    /// none when the page starting at `offset` lies past the last match (nothing to rank).
-    func nearest(center: GeoCoordinate, radiusKm: Double, offset: Int, needed: Int) -> Nearest {
+    /// Every combination of traits: the mask of a filter that keeps every pet.
+    static let everyTrait: UInt64 = (1 << UInt64(AnimalFilter.traitCombinations)) - 1
+
+    /// The number of pets within `radiusKm` of `center` whose traits `mask` keeps, and the candidates
+    /// for the first `needed` places in `order`; none when the page starting at `offset` lies past the
+    /// last match (nothing to rank).
+    func nearest(
+        center: GeoCoordinate, radiusKm: Double, mask: UInt64 = everyTrait, order: AnimalSort = .distance,
+        offset: Int, needed: Int
+    ) -> Nearest {
         let (cx, cy, cz) = Self.unitVector(lat: center.latitude, lon: center.longitude)
         let rimCosine = cos(radiusKm / GreatCircle.earthRadiusKm)
         func dot(_ point: Point) -> Double { point.x * cx + point.y * cy + point.z * cz }
         func isWithinRadius(_ point: Point, dot: Double) -> Bool {
             if dot > rimCosine + Self.dotMargin { return true }
             if dot < rimCosine - Self.dotMargin { return false }
-            return GreatCircle.distanceKm(
-                lat1: center.latitude, lon1: center.longitude, lat2: point.lat, lon2: point.lon
-            ) <= radiusKm
+            return distanceKm(point) <= radiusKm
         }
+        func distanceKm(_ point: Point) -> Double {
+            GreatCircle.distanceKm(lat1: center.latitude, lon1: center.longitude, lat2: point.lat, lon2: point.lon)
+        }
+        func isKept(_ point: Point) -> Bool { mask & (1 << UInt64(point.traits)) != 0 }
 
         // 1. Count, and keep the cells that hold any match with the nearest distance they allow.
         var totalCount = 0
@@ -99,14 +131,30 @@ struct PositionIndex: Sendable {
             let bounds = cell.distanceBounds(fromLat: center.latitude, lon: center.longitude)
             switch cell.position(of: bounds, radiusKm: radiusKm) {
             case .outside: return
-            case .inside: totalCount += points.count
+            case .inside where mask == Self.everyTrait: totalCount += points.count
+            case .inside: for point in points where isKept(point) { totalCount += 1 }
             case .boundary:
-                for point in points where isWithinRadius(point, dot: dot(point)) { totalCount += 1 }
+                for point in points where isKept(point) && isWithinRadius(point, dot: dot(point)) { totalCount += 1 }
             }
             touched.append((bounds.lowerBound, points))
         }
         let wanted = min(needed, totalCount)
         guard wanted > 0, offset < totalCount else { return Nearest(totalCount: totalCount, leading: []) }
+
+        if order == .recent {
+            // 2'. Newest first: every match is a candidate, so gather them all and keep the `wanted`
+            //     newest and whatever is published at the same time as the last of them (ties by id).
+            var matches: [Point] = []
+            for cell in touched {
+                for point in cell.points where isKept(point) && isWithinRadius(point, dot: dot(point)) { matches.append(point) }
+            }
+            var times = matches.map(\.publishedAt)
+            let wantedTime = Self.select(&times, largest: wanted)
+            let leading = matches.filter { $0.publishedAt >= wantedTime }.map {
+                NearbyRanking<Int64>.Candidate(key: $0.seq, distanceKm: distanceKm($0))
+            }
+            return Nearest(totalCount: totalCount, leading: leading)
+        }
 
         // 2. Gather matches cell by cell, nearest cells first, until no further cell can hold a pet
         //    nearer than the `wanted`-th one gathered.
@@ -115,7 +163,7 @@ struct PositionIndex: Sendable {
         var wantedDot = -Double.infinity  // the dot product of the `wanted`-th nearest so far
         for cell in touched {
             if gathered.count >= wanted, cell.nearestKm > Self.distanceKm(dot: wantedDot) + 0.001 { break }
-            for point in cell.points {
+            for point in cell.points where isKept(point) {
                 let pointDot = dot(point)
                 if isWithinRadius(point, dot: pointDot) { gathered.append((pointDot, point)) }
             }
@@ -130,9 +178,7 @@ struct PositionIndex: Sendable {
         let slackDot = cos(min(Double.pi, (Self.distanceKm(dot: wantedDot) + 0.001) / GreatCircle.earthRadiusKm))
         var ranking = NearbyRanking<Int64>(radiusKm: radiusKm)
         for (pointDot, point) in gathered where pointDot >= slackDot {
-            ranking.consider(key: point.seq, distanceKm: GreatCircle.distanceKm(
-                lat1: center.latitude, lon1: center.longitude, lat2: point.lat, lon2: point.lon
-            ))
+            ranking.consider(key: point.seq, distanceKm: distanceKm(point))
         }
         return Nearest(totalCount: totalCount, leading: ranking.leading(wanted))
     }
@@ -260,18 +306,26 @@ final class PositionIndexCache: Sendable {
         let present = touched.filter { $0 <= index.lastSeq }
         for chunk in stride(from: 0, to: present.count, by: 10_000) {
             let keys = Array(present[chunk..<min(present.count, chunk + 10_000)])
-            let sql = "SELECT seq, lat, lon FROM pet WHERE seq IN (\(databaseQuestionMarks(count: keys.count)))"
+            let sql = "SELECT \(pointColumns) FROM pet WHERE seq IN (\(databaseQuestionMarks(count: keys.count)))"
             for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(keys)) {
-                index.add(seq: row[0], lat: row[1], lon: row[2])
+                addPoint(of: row, to: &index)
             }
         }
         index.lastChange = last[0]
     }
 
     private static func add(_ db: Database, rowsAfter seq: Int64, to index: inout PositionIndex) throws {
-        let rows = try Row.fetchCursor(db, sql: "SELECT seq, lat, lon FROM pet WHERE seq > ? ORDER BY seq", arguments: [seq])
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(pointColumns) FROM pet WHERE seq > ? ORDER BY seq", arguments: [seq])
         while let row = try rows.next() {
-            index.add(seq: row[0], lat: row[1], lon: row[2])
+            addPoint(of: row, to: &index)
         }
+    }
+
+    /// What the index holds of a row, read by ``addPoint(of:to:)``.
+    private static let pointColumns = "seq, lat, lon, published_at, \(AnimalFilter.traitsSQL)"
+
+    private static func addPoint(of row: Row, to index: inout PositionIndex) {
+        let traits: Int = row[4]
+        index.add(seq: row[0], lat: row[1], lon: row[2], publishedAt: row[3], traits: UInt8(clamping: traits))
     }
 }

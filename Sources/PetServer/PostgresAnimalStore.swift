@@ -213,7 +213,11 @@ public struct PostgresAnimalStore: AnimalStore {
     }
 
     private func newest(on connection: PostgresConnection, query: AnimalQuery) async throws -> AnimalPage {
-        let total = try await count(on: connection)
+        // A filter is checked row by row along the newest-first index, and counted by reading the table.
+        let condition = query.filter.sqlCondition ?? "TRUE"
+        let total = query.filter.keepsAll
+            ? try await count(on: connection)
+            : try await count("SELECT count(*) FROM \(unescaped: table) WHERE \(unescaped: condition)", on: connection)
         guard query.limit > 0, query.offset < total else { return AnimalPage(animals: [], totalCount: total) }
         // One row more than the page, to know whether another follows; after a cursor, as SQLite's.
         let rows: PostgresRowSequence
@@ -221,11 +225,12 @@ public struct PostgresAnimalStore: AnimalStore {
             rows = try await connection.query("""
                 SELECT \(unescaped: Self.columns) FROM \(unescaped: table)
                 WHERE published_at <= \(cursor.publishedAt) AND NOT (published_at = \(cursor.publishedAt) AND id <= \(cursor.id))
+                  AND \(unescaped: condition)
                 ORDER BY published_at DESC, id LIMIT \(query.limit + 1)
                 """, logger: logger)
         } else {
             rows = try await connection.query("""
-                SELECT \(unescaped: Self.columns) FROM \(unescaped: table)
+                SELECT \(unescaped: Self.columns) FROM \(unescaped: table) WHERE \(unescaped: condition)
                 ORDER BY published_at DESC, id LIMIT \(query.limit + 1) OFFSET \(query.offset)
                 """, logger: logger)
         }
@@ -450,6 +455,9 @@ extension PostgresAnimalStore {
     /// 2. Page: the index orders candidates with the KNN operator `<->`; enough of the nearest are read
     ///    to be sure that no unread one can rank within the page, then ranked by (haversine, id).
     private func nearby(on connection: PostgresConnection, center: GeoCoordinate, query: AnimalQuery) async throws -> AnimalPage {
+        if !query.filter.keepsAll || query.ordering == .recent {
+            return try await nearbyFilteredOrNewest(on: connection, center: center, query: query)
+        }
         let radiusKm = query.radiusKm
         let outer = radiusKm * 1000 * (1 + Self.relativeSlack) + Self.absoluteSlackMeters
         func haversine(_ lat: Double, _ lon: Double) -> Double {
@@ -505,6 +513,47 @@ extension PostgresAnimalStore {
             return animal
         }
         return AnimalPage(animals: page, totalCount: total)
+    }
+
+    /// A nearby query with a filter or newest first: every pet in the circle that the filter keeps is
+    /// read (its id, position and time) and checked with the haversine, then counted and ranked here.
+    /// Exact, but it costs the number of matches: the per-cell totals count only unfiltered pets.
+    private func nearbyFilteredOrNewest(
+        on connection: PostgresConnection, center: GeoCoordinate, query: AnimalQuery
+    ) async throws -> AnimalPage {
+        let outer = query.radiusKm * 1000 * (1 + Self.relativeSlack) + Self.absoluteSlackMeters
+        let rows = try await connection.query("""
+            SELECT id, lat, lon, published_at FROM \(unescaped: table)
+            WHERE ST_DWithin(location, ST_SetSRID(ST_MakePoint(\(center.longitude), \(center.latitude)), 4326)::geography,
+                             \(outer), false)
+              AND \(unescaped: query.filter.sqlCondition ?? "TRUE")
+            """, logger: logger)
+        var matches: [(id: String, distanceKm: Double, publishedAt: Double)] = []
+        for try await (id, lat, lon, publishedAt) in rows.decode((String, Double, Double, Double).self) {
+            let distance = GreatCircle.distanceKm(lat1: center.latitude, lon1: center.longitude, lat2: lat, lon2: lon)
+            if distance <= query.radiusKm { matches.append((id, distance, publishedAt)) }
+        }
+        if query.ordering == .recent {
+            matches.sort { (-$0.publishedAt, $0.id) < (-$1.publishedAt, $1.id) }
+        } else {
+            matches.sort { ($0.distanceKm, $0.id) < ($1.distanceKm, $1.id) }
+        }
+        let (end, overflow) = query.offset.addingReportingOverflow(query.limit)
+        let window = matches[min(query.offset, matches.count)..<(overflow ? matches.count : min(end, matches.count))]
+        guard !window.isEmpty else { return AnimalPage(animals: [], totalCount: matches.count) }
+        let page = try await connection.query(
+            "SELECT \(unescaped: Self.columns) FROM \(unescaped: table) WHERE id = ANY(\(window.map(\.id)))", logger: logger
+        )
+        var animals: [String: Animal] = [:]
+        for try await row in page {
+            let animal = try Self.animal(from: row, distanceKm: nil)
+            animals[animal.id] = animal
+        }
+        return AnimalPage(animals: window.compactMap { entry in
+            guard var animal = animals[entry.id] else { return nil }
+            animal.distanceKm = entry.distanceKm
+            return animal
+        }, totalCount: matches.count)
     }
 
     /// Exact number of pets within `radiusKm`: per-cell totals for cells wholly inside, the haversine for

@@ -216,8 +216,11 @@ public struct SQLiteAnimalStore: AnimalStore {
             let version = try Int.fetchOne(db.cachedStatement(sql: "SELECT version FROM pet_stats")) ?? 0
             let page = if let center = query.center {
                 try Self.nearby(db, center: center, query: query, index: positions.index(in: db))
+            } else if query.filter.keepsAll {
+                try Self.newest(db, query: query, totalCount: Self.count(db))
             } else {
-                try Self.newest(db, query: query)
+                // Counted by the index's tally per species, sex and age band, not by reading the table.
+                try Self.newest(db, query: query, totalCount: positions.index(in: db).count(mask: query.filter.traitMask))
             }
             return AnimalSnapshot(page: page, dataVersion: version)
         }
@@ -338,21 +341,29 @@ public struct SQLiteAnimalStore: AnimalStore {
         return added
     }
 
-    private static func newest(_ db: Database, query: AnimalQuery) throws -> AnimalPage {
-        let total = try count(db)
+    private static func newest(_ db: Database, query: AnimalQuery, totalCount total: Int) throws -> AnimalPage {
         guard query.limit > 0, query.offset < total else { return AnimalPage(animals: [], totalCount: total) }
         // One row more than the page, to know whether another follows. After a cursor the index is
-        // entered at its time: rows of that time up to its id are skipped, never counted past.
+        // entered at its time: rows of that time up to its id are skipped, never counted past. A filter
+        // is checked row by row along the same newest-first index.
+        let filter = query.filter.sqlCondition.map { " AND (\($0))" } ?? ""
+        // Thousands of filters have a text each: only the unfiltered statements stay prepared.
+        func statement(_ sql: String) throws -> Statement {
+            filter.isEmpty ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+        }
         let rows: [Row]
         if let cursor = query.cursor {
-            rows = try Row.fetchAll(db.cachedStatement(sql: """
+            rows = try Row.fetchAll(statement("""
                 SELECT \(columns) FROM pet
-                WHERE published_at <= ? AND NOT (published_at = ? AND id <= ?)
+                WHERE published_at <= ? AND NOT (published_at = ? AND id <= ?)\(filter)
                 ORDER BY published_at DESC, id LIMIT ?
                 """), arguments: [cursor.publishedAt, cursor.publishedAt, cursor.id, query.limit + 1])
         } else {
             rows = try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT \(columns) FROM pet ORDER BY published_at DESC, id LIMIT ? OFFSET ?"),
+                statement("""
+                    SELECT \(columns) FROM pet\(filter.isEmpty ? "" : " WHERE TRUE" + filter)
+                    ORDER BY published_at DESC, id LIMIT ? OFFSET ?
+                    """),
                 arguments: [query.limit + 1, query.offset]
             )
         }
@@ -378,14 +389,15 @@ public struct SQLiteAnimalStore: AnimalStore {
 
 // MARK: - Nearby
 
-/// The nearby query of ``SQLiteAnimalStore``: ``PositionIndex`` counts the pets within the radius and
-/// names those that can make the page with their exact distances; only their rows are read, and ties
-/// in distance are broken by id.
+/// The nearby query of ``SQLiteAnimalStore``: ``PositionIndex`` counts the pets within the radius that
+/// the filter keeps and names those that can make the page (nearest or newest) with their exact
+/// distances; only their rows are read, and ties are broken by id.
 extension SQLiteAnimalStore {
     private static func nearby(_ db: Database, center: GeoCoordinate, query: AnimalQuery, index: PositionIndex) throws -> AnimalPage {
         let (needed, overflow) = query.offset.addingReportingOverflow(query.limit)
         let nearest = index.nearest(
-            center: center, radiusKm: query.radiusKm, offset: query.offset, needed: overflow ? .max : needed
+            center: center, radiusKm: query.radiusKm, mask: query.filter.traitMask, order: query.ordering,
+            offset: query.offset, needed: overflow ? .max : needed
         )
         guard query.offset < nearest.totalCount else { return AnimalPage(animals: [], totalCount: nearest.totalCount) }
         return try page(db, leading: nearest.leading, query: query, totalCount: nearest.totalCount)
@@ -399,17 +411,21 @@ extension SQLiteAnimalStore {
         if leading.count <= 2 * query.limit + 8 {
             return try smallPage(db, leading: leading, query: query, end: end, totalCount: totalCount)
         }
-        // Break distance ties by id, then keep this page.
-        var ids: [Int64: String] = [:]
+        // Order by (distance or newest first, id), then keep this page.
+        var positions: [Int64: (id: String, publishedAt: Double)] = [:]
         for chunk in stride(from: 0, to: leading.count, by: 10_000) {
             let keys = leading[chunk..<min(leading.count, chunk + 10_000)].map(\.key)
-            let sql = "SELECT seq, id FROM pet WHERE seq IN (\(databaseQuestionMarks(count: keys.count)))"
+            let sql = "SELECT seq, id, published_at FROM pet WHERE seq IN (\(databaseQuestionMarks(count: keys.count)))"
             for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(keys)) {
-                ids[row[0]] = row[1]
+                positions[row[0]] = (row[1], row[2])
             }
         }
-        let ordered = leading.sorted {
-            ($0.distanceKm, ids[$0.key] ?? "") < ($1.distanceKm, ids[$1.key] ?? "")
+        let ordered = leading.sorted { first, second in
+            let a = positions[first.key] ?? ("", 0)
+            let b = positions[second.key] ?? ("", 0)
+            return query.ordering == .recent
+                ? (-a.publishedAt, a.id) < (-b.publishedAt, b.id)
+                : (first.distanceKm, a.id) < (second.distanceKm, b.id)
         }
         let window = ordered[query.offset..<min(end, ordered.count)]
         let distances = Dictionary(uniqueKeysWithValues: window.map { ($0.key, $0.distanceKm) })
@@ -429,13 +445,18 @@ extension SQLiteAnimalStore {
         let distances = Dictionary(uniqueKeysWithValues: leading.map { ($0.key, $0.distanceKm) })
         // At most 2 × limit + 8 placeholders: few enough statements to keep them all prepared.
         let sql = "SELECT \(columns), seq FROM pet WHERE seq IN (\(databaseQuestionMarks(count: leading.count)))"
-        var animals: [Animal] = []
+        // Newest first compares the stored times themselves (a `Date` made of them may round two into one).
+        var animals: [(animal: Animal, publishedAt: Double)] = []
         for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(leading.map(\.key))) {
             let seq: Int64 = row[13]
-            animals.append(try animal(from: row, distanceKm: distances[seq]))
+            animals.append((try animal(from: row, distanceKm: distances[seq]), row[12]))
         }
-        animals.sort { ($0.distanceKm ?? 0, $0.id) < ($1.distanceKm ?? 0, $1.id) }
+        if query.ordering == .recent {
+            animals.sort { (-$0.publishedAt, $0.animal.id) < (-$1.publishedAt, $1.animal.id) }
+        } else {
+            animals.sort { ($0.animal.distanceKm ?? 0, $0.animal.id) < ($1.animal.distanceKm ?? 0, $1.animal.id) }
+        }
         let window = animals[min(query.offset, animals.count)..<min(end, animals.count)]
-        return AnimalPage(animals: Array(window), totalCount: totalCount)
+        return AnimalPage(animals: window.map(\.animal), totalCount: totalCount)
     }
 }

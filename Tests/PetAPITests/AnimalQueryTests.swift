@@ -64,3 +64,56 @@ import Testing
         #expect(try AnimalQuery.parse(query.queryItems) == query)
     }
 }
+
+@Suite struct AnimalQueryFilterTests {
+    private func parse(_ pairs: [(String, String)]) throws(AnimalQueryError) -> AnimalQuery {
+        try AnimalQuery.parse(pairs.map { (name: $0.0, value: $0.1) })
+    }
+
+    @Test func givenSpeciesSexAndAgeLists_whenParsing_thenEachSetIsKept() throws {
+        let query = try parse([("species", "dog,cat,dog"), ("sex", "female"), ("age", "senior,baby")])
+        #expect(query.filter == AnimalFilter(species: [.dog, .cat], sexes: [.female], ageBands: [.baby, .senior]))
+        #expect(query.ordering == .recent)
+    }
+
+    @Test(arguments: [("species", "hamster"), ("species", ""), ("species", "dog,"), ("sex", "Female"), ("age", "old"), ("age", "baby;young")])
+    func givenAValueNoListHas_whenParsing_thenRefusedNamingTheParameterAndItsValues(_ name: String, _ value: String) {
+        do {
+            _ = try parse([(name, value)])
+            Issue.record("\(name)=\(value) was accepted")
+        } catch {
+            #expect(error.parameter == name)
+            #expect(error.message.contains("separated by commas"))
+        }
+    }
+
+    @Test func givenSortDistanceWithoutCoordinates_whenParsing_thenRefusedNamingSort() {
+        #expect(throws: AnimalQueryError(
+            parameter: "sort", message: "sort=distance needs lat and lon: without them the listing is newest first"
+        )) { try parse([("sort", "distance")]) }
+        #expect(throws: AnimalQueryError.self) { try parse([("sort", "nearest"), ("lat", "1"), ("lon", "2")]) }
+    }
+
+    @Test func givenTheDefaultOrderAskedFor_whenParsing_thenItIsTheQueryWithoutIt() throws {
+        #expect(try parse([("sort", "recent")]) == parse([]))
+        #expect(try parse([("lat", "1"), ("lon", "2"), ("sort", "distance")]) == parse([("lat", "1"), ("lon", "2")]))
+        #expect(try parse([("lat", "1"), ("lon", "2"), ("sort", "recent")]).ordering == .recent)
+    }
+
+    @Test func givenAFilteredNewestFirstNearbyQuery_whenEncoding_thenValuesComeInOneOrderAndParseBack() throws {
+        let query = AnimalQuery(
+            center: try GeoCoordinate(latitude: 52.23, longitude: 21.01),
+            filter: AnimalFilter(species: [.rabbit, .dog], sexes: [.male, .female], ageBands: [.senior, .young]), sort: .recent
+        )
+        #expect(query.queryItems.map { "\($0.name)=\($0.value)" } == [
+            "lat=52.23", "lon=21.01", "species=dog,rabbit", "sex=female,male", "age=young,senior", "sort=recent",
+        ])
+        #expect(try AnimalQuery.parse(query.queryItems) == query)
+    }
+
+    @Test(arguments: [(0, AgeBand.baby), (5, .baby), (6, .young), (23, .young), (24, .adult), (95, .adult), (96, .senior), (600, .senior)])
+    func givenAnAgeInMonths_whenBanded_thenTheBandHoldsIt(_ months: Int, _ band: AgeBand) {
+        #expect(AgeBand(ageMonths: months) == band)
+        #expect(band.months.contains(months))
+    }
+}

@@ -25,6 +25,16 @@ import Testing
         #expect(repository.requestPath(near: here) == "/api/pets?lat=-33.869&lon=151.209&radiusKm=25&limit=50")
     }
 
+    @Test func givenFilterAndNewestFirst_whenBuildingRequest_thenBothAreSentAndDistanceOnlyWithALocation() throws {
+        let filter = AnimalFilter(species: [.cat, .dog], ageBands: [.baby])
+        let recent = AnimalRepository(configuration: .init(baseURL: try #require(base), filter: filter, sort: .recent))
+        let here = try UserLocation(latitude: 52.23, longitude: 21.01)
+        #expect(recent.requestPath(near: here) == "/api/pets?lat=52.23&lon=21.01&species=dog,cat&age=baby&sort=recent")
+        #expect(recent.requestPath(near: nil) == "/api/pets?species=dog,cat&age=baby")
+        let nearest = AnimalRepository(configuration: .init(baseURL: try #require(base), filter: filter, sort: .distance))
+        #expect(nearest.requestPath(near: nil) == "/api/pets?species=dog,cat&age=baby")
+    }
+
     @Test func givenRadiusButNoLocation_whenBuildingRequest_thenRadiusIsLeftOut() throws {
         let repository = AnimalRepository(configuration: .init(baseURL: try #require(base), radiusKm: 25, limit: 50))
         #expect(repository.requestPath(near: nil) == "/api/pets?limit=50")

@@ -123,8 +123,28 @@ import Testing
         #expect(huge.pagination.totalCount == 2)
     }
 
+    @Test func givenFiltersAndNewestFirst_whenListingNearby_thenOnlyThoseKeptNewestFirstAndCounted() async throws {
+        // All three are dogs aged 24 months (adult, female): a cat filter keeps none, an adult one all.
+        #expect(try await list("/api/pets?species=cat").pagination.totalCount == 0)
+        #expect(try await list("/api/pets?species=cat,dog&sex=female&age=adult,baby").animals.map(\.id) == ["w3", "w2", "w1"])
+        let recent = try await list("/api/pets?lat=52.23&lon=21.01&radiusKm=500&sort=recent&age=adult")
+        #expect(recent.animals.map(\.id) == ["w3", "w2", "w1"])
+        #expect(recent.animals.allSatisfy { $0.distanceKm != nil })
+        #expect(try await list("/api/pets?sort=recent").animals.map(\.id) == ["w3", "w2", "w1"])
+    }
+
+    @Test(arguments: [
+        ("species=hamster", "species"), ("species=", "species"), ("sex=dog", "sex"), ("age=elderly", "age"),
+        ("sort=distance", "sort"), ("lat=1&lon=2&sort=closest", "sort"), ("species=dog&species=cat", "species"),
+    ])
+    func givenAFilterOrOrderNoListingHas_whenListing_thenItIsNamed(_ query: String, _ parameter: String) async throws {
+        let (status, body, _) = try await get("/api/pets?" + query)
+        #expect(status == .badRequest, "\(query)")
+        #expect(try PetAPICoding.makeDecoder().decode(APIErrorBody.self, from: body).error.parameter == parameter, "\(query)")
+    }
+
     @Test func givenUnknownParameters_whenListing_thenIgnored() async throws {
-        #expect(try await list("/api/pets?species=cat&sort=asc&x&x=1&x=2").animals.count == 3)
+        #expect(try await list("/api/pets?colour=brown&order=asc&x&x=1&x=2").animals.count == 3)
     }
 
     @Test(arguments: ["limit=1&limit=500", "lat=1&lat=2&lon=3", "lat=1&lon=3&lon=3", "cursor=1~a&cursor=1~a", "page=1&page="])

@@ -29,6 +29,8 @@ enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConver
     case givenAWithdrawnPet_whenListedAgain_thenItIsBack
     case givenStoredPets_whenSyncedWithAFeed_thenThoseItDoesNotNameAreRemoved
     case givenABadRecordAmongChanges_whenApplied_thenNothingChanges
+    case givenMixedPets_whenFilteringAndSorting_thenSameAsBruteForce
+    case givenAFilteredListing_whenAPetChangesSpeciesOrIsAdopted_thenItFollows
 
     var testDescription: String { rawValue }
 
@@ -305,7 +307,88 @@ enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConver
 
         case .givenRandomWorldwideAnimals_whenSearchingAnywhere_thenSameAsBruteForce:
             try await Self.compareWithBruteForce(store)
+
+        case .givenMixedPets_whenFilteringAndSorting_thenSameAsBruteForce:
+            try await Self.compareFiltersWithBruteForce(store)
+
+        case .givenAFilteredListing_whenAPetChangesSpeciesOrIsAdopted_thenItFollows:
+            let cats = AnimalQuery(filter: AnimalFilter(species: [.cat]))
+            var nearbyCats = warsaw
+            nearbyCats.filter = cats.filter
+            try await store.insert([
+                try AnimalFixtures.animal("a", lat: 52.231, lon: 21.01, species: .cat),
+                try AnimalFixtures.animal("b", lat: 52.232, lon: 21.01, species: .dog),
+                try AnimalFixtures.animal("c", lat: 52.233, lon: 21.01, species: .cat),
+            ])
+            #expect(try await store.animals(matching: cats).totalCount == 2)
+            #expect(try await store.animals(matching: nearbyCats).animals.map(\.id) == ["a", "c"])
+            var dog = try #require(try await store.animal(id: "a"))
+            dog.species = .dog
+            _ = try await store.apply([.listed(dog), .withdrawn(id: "c", .adopted)], sync: false)
+            #expect(try await store.animals(matching: cats) == AnimalPage(animals: [], totalCount: 0))
+            #expect(try await store.animals(matching: nearbyCats) == AnimalPage(animals: [], totalCount: 0))
+            var dogs = warsaw
+            dogs.filter.species = [.dog]
+            #expect(try await store.animals(matching: dogs).animals.map(\.id) == ["a", "b"])
         }
+    }
+
+    /// Pets of every species, sex and age around two cities, many published at the same moment; every
+    /// filter, order and page, with and without coordinates, must equal a brute force over all of them,
+    /// and paging by cursor through a filtered listing must partition it.
+    private static func compareFiltersWithBruteForce(_ store: any AnimalStore) async throws {
+        var random = SplitMix64(seed: 7)
+        let cities = [(52.23, 21.01), (50.06, 19.94)]
+        var animals: [Animal] = []
+        for index in 0..<400 {
+            let city = cities[random.index(cities.count)]
+            var animal = try AnimalFixtures.animal(
+                String(format: "m%03d", index), lat: city.0 + random.unit() * 0.6 - 0.3, lon: city.1 + random.unit() * 0.6 - 0.3,
+                publishedAt: Date(timeIntervalSince1970: 1_760_000_000 + Double(random.index(40)) * 3600),
+                species: Animal.Species.allCases[random.index(Animal.Species.allCases.count)]
+            )
+            animal.sex = Animal.Sex.allCases[random.index(Animal.Sex.allCases.count)]
+            animal.ageMonths = [0, 5, 6, 23, 24, 95, 96, 600][random.index(8)]
+            animals.append(animal)
+        }
+        try await store.insert(animals)
+        func some<Value: CaseIterable & Hashable>(_: Value.Type) -> Set<Value> {
+            random.index(3) == 0 ? [] : Set(Value.allCases.filter { _ in random.index(2) == 0 })
+        }
+        for round in 0..<60 {
+            let filter = AnimalFilter(species: some(Animal.Species.self), sexes: some(Animal.Sex.self), ageBands: some(AgeBand.self))
+            let city = cities[random.index(cities.count)]
+            let center = round % 3 == 0 ? nil : try GeoCoordinate(latitude: city.0, longitude: city.1)
+            let sort: AnimalSort? = center == nil || random.index(2) == 0 ? nil : .recent
+            let query = AnimalQuery(center: center, radiusKm: [5.0, 20, 50][random.index(3)], filter: filter, sort: sort,
+                                    limit: 1 + random.index(30), page: 1 + random.index(3))
+            let expected = animals
+                .filter(filter.keeps)
+                .map { animal in (animal, center.map { GreatCircle.distanceKm($0, animal.location) }) }
+                .filter { center == nil || $0.1 ?? 0 <= query.radiusKm }
+                .sorted { a, b in
+                    query.ordering == .recent
+                        ? (-a.0.publishedAt.timeIntervalSince1970, a.0.id) < (-b.0.publishedAt.timeIntervalSince1970, b.0.id)
+                        : (a.1 ?? 0, a.0.id) < (b.1 ?? 0, b.0.id)
+                }
+            let window = expected.dropFirst(query.offset).prefix(query.limit)
+            let page = try await store.animals(matching: query)
+            #expect(page.totalCount == expected.count, "\(query)")
+            #expect(page.animals.map(\.id) == window.map(\.0.id), "\(query)")
+            #expect(page.animals.map(\.distanceKm) == window.map(\.1), "\(query)")
+        }
+        // By cursor, a filtered listing in pages of 7.
+        let filter = AnimalFilter(species: [.dog, .cat], ageBands: [.young, .senior])
+        var seen: [String] = []
+        var cursor: AnimalCursor?
+        repeat {
+            let page = try await store.animals(matching: AnimalQuery(filter: filter, limit: 7, cursor: cursor))
+            seen += page.animals.map(\.id)
+            cursor = page.nextCursor
+        } while cursor != nil && seen.count <= animals.count
+        let expected = animals.filter(filter.keeps)
+            .sorted { (-$0.publishedAt.timeIntervalSince1970, $0.id) < (-$1.publishedAt.timeIntervalSince1970, $1.id) }
+        #expect(seen == expected.map(\.id))
     }
 
     /// Random animals everywhere (poles and the antimeridian included); every answer must equal a

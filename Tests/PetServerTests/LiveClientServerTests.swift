@@ -63,6 +63,20 @@ import Testing
         }
     }
 
+    @Test func givenACatFilterNewestFirst_whenFetchingNearby_thenOnlyCatsNewestFirst() async throws {
+        var animals = try Self.fixtures()
+        animals[0].species = .cat
+        animals[2].species = .cat
+        try await withLiveServer(animals) { url in
+            let repository = AnimalRepository(configuration: .init(
+                baseURL: url, filter: AnimalFilter(species: [.cat]), sort: .recent
+            ))
+            let page = try await repository.fetchPage(near: try location(52.23, 21.01))
+            #expect(page.animals.map(\.id) == ["warsaw-10.1km", "warsaw-1km"])
+            #expect(page.pagination.totalCount == 2)
+        }
+    }
+
     @Test func givenLocationEastOfAntimeridian_whenFetching_thenFindsPetWestOfItAbout22KmAway() async throws {
         try await withLiveServer { url in
             let animals = try await AnimalRepository(configuration: .init(baseURL: url, radiusKm: 30))
