@@ -43,6 +43,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     ],
     targets: [
         // MARK: Logic (builds and is tested everywhere)
@@ -184,6 +185,8 @@ let package = Package(
                 "AsyncSupport", "AppFeature", "Permissions",
                 "DeviceInterfaces", "StartupFeature", "PetSpotDomain", "LocationBridge", "DeviceSimulator", "TestSupport",
                 "Localization", customDump,
+                // Without it, a failed expectNoDifference is printed and the test still passes.
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,4 +1,6 @@
 import CustomDump
+// Linked so that expectNoDifference reports to Swift Testing: without it a difference is only printed.
+import IssueReportingTestSupport
 import PetSpotDomain
 import StartupFeature
 import Testing
@@ -67,6 +69,7 @@ import TestSupport
         var state = State()
         _ = StartupMachine.reduce(&state, .screenAppeared)
         step(&state, .statusChecked(.notDetermined), effects: [.requestAuthorization, .fetchAnimals(near: nil)]) {
+            $0.hasCheckedStatus = true
             $0.isAwaitingAuthorizationAnswer = true
             $0.activity = .querying(near: nil)
         }
@@ -99,6 +102,7 @@ import TestSupport
         _ = StartupMachine.reduce(&state, .screenAppeared)
         step(&state, .statusChecked(.authorizedWhenInUse), effects: [.requestLocation]) {
             $0.permissionStatus = .authorizedWhenInUse
+            $0.hasCheckedStatus = true
             $0.activity = .locating
         }
         let sent = Fixtures.warsaw.rounded(toDecimals: 2)
