@@ -298,6 +298,7 @@ extension ScenarioRun {
             log(.app, "listingShown", [("count", .int(count)), ("withLocation", .bool(withLocation))])
             lines[lines.count - 1].preview = (viewModel?.animals ?? []).prefix(3).map(LogLine.AnimalPreview.init)
         case .customPopupShown(let reason): log(.app, "customPopupShown", [("reason", .string(reason.rawValue))])
+        case .customPopupChanged(let reason): log(.app, "customPopupChanged", [("reason", .string(reason.rawValue))])
         case .noPetsNearby: log(.app, "noPetsNearby")
         case .refreshRequested: log(.app, "refreshRequested")
         case .customPopupDismissed(let dismissal):

@@ -203,7 +203,7 @@ private struct Teller {
         case "moved": line[field: "fixPossible"] == .bool(true) ? text("moved_fix_possible") : text("moved_no_fix")
         case "networkChanged": line[field: "reachable"] == .bool(true) ? text("network_back") : text("network_down")
         case "requestIgnored": ignoredSentence(reason: field(line, "reason"))
-        case "customPopupShown": popupSentence(reason: field(line, "reason"))
+        case "customPopupShown", "customPopupChanged": popupSentence(reason: field(line, "reason"))
         case "noPetsNearby": text("no_pets_nearby", localizer.distance(L10n.searchRadius, fractionDigits: 0))
         case "refreshRequested": text("refresh_requested")
         case "customPopupDismissed":

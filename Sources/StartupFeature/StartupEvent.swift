@@ -36,6 +36,9 @@ public enum StartupEvent: Equatable, Sendable {
     /// The query near the person found nobody within the radius; the listing without coordinates follows.
     case noPetsNearby
     case customPopupShown(reason: PermissionPopupReason)
+    /// The popup on screen now explains another cause (Location Services came back on while this app
+    /// stays denied).
+    case customPopupChanged(reason: PermissionPopupReason)
     case customPopupDismissed(PopupDismissal)
     case settingsOpened
     case retryTapped

@@ -23,8 +23,9 @@ import PetSpotDomain
 /// nothing, and never the custom popup, since the person just answered iOS's alert. A retry only
 /// loads: it neither asks nor shows the popup. Pull to refresh re-reads the status and loads; so does a
 /// return to the app when an authorized person's listing had to do without their location. When the
-/// status goes back to `.notDetermined` in a session, iOS is asked again as on a first launch, once
-/// the app is active.
+/// status goes back to `.notDetermined` in a session, or iOS's alert went away unanswered because the
+/// app left the foreground, iOS is asked again as on a first launch, once the app is active (with the
+/// query without coordinates only if that listing is not already on screen).
 public enum StartupMachine {
     /// What one event did: the effects to perform, in order, and the log of what the machine did.
     public struct Step: Equatable, Sendable {
@@ -74,7 +75,10 @@ private struct Transition {
             log.append(.permissionChecked(status))
             guard state.activity == .checkingStatus else {
                 if state.popup == .locationServicesOff, locationServicesEnabled, status == .denied {
-                    state.popup = .denied  // Location Services are back on; this app itself is still denied
+                    // Location Services are back on; this app itself is still denied: the popup now
+                    // says so, and the log with it.
+                    state.popup = .denied
+                    log.append(.customPopupChanged(reason: .denied))
                 }
                 return observe(status)
             }
@@ -369,23 +373,26 @@ extension Transition {
         state.scenePhase == .active && !state.isAwaitingAuthorizationAnswer
     }
 
-    /// iOS's alert and, behind it, the query without coordinates (FR-003, SC-001). Only after
-    /// ``canAsk``.
-    private mutating func ask() -> [Effect] {
+    /// iOS's alert and, behind it, the query without coordinates (FR-003, SC-001), unless `querying`
+    /// is false. Only after ``canAsk``.
+    private mutating func ask(querying: Bool = true) -> [Effect] {
         state.needsAuthorizationRequest = false
         state.isAwaitingAuthorizationAnswer = true
-        return [.requestAuthorization] + startQuery(near: nil)
+        return [.requestAuthorization] + (querying ? startQuery(near: nil) : [])
     }
 
-    /// Asks iOS again after the status went back to `.notDetermined`, if iOS can show its alert now
-    /// (the app is active) and nothing runs; otherwise the request stays due.
+    /// Asks iOS again after the status went back to `.notDetermined`, or after its alert went away
+    /// unanswered, if iOS can show its alert now (the app is active) and nothing runs; otherwise the
+    /// request stays due. The query without coordinates comes with it only when the screen does not
+    /// already show that listing: a first check made while the app was inactive already ran it.
     private mutating func askAgainIfPossible() -> [Effect] {
         guard state.needsAuthorizationRequest, state.permissionStatus == .notDetermined else {
             state.needsAuthorizationRequest = false
             return []
         }
         guard canAsk, state.activity == .idle else { return [] }
-        return ask()
+        let showsListingWithoutLocation = state.listing.map { !$0.queriedNearLocation } ?? false
+        return ask(querying: !showsListingWithoutLocation || state.loadFailure != nil)
     }
 
     /// Starts a step of a load. No dead Retry: a failed query's error goes as soon as any step starts,
@@ -527,6 +534,13 @@ extension Transition {
             // since the last time it was active" (FR-011: re-check on return from Settings).
             guard state.hasBeenInBackground else { return askAgainIfPossible() }
             state.hasBeenInBackground = false
+            if state.isAwaitingAuthorizationAnswer, state.permissionStatus == .notDetermined {
+                // iOS's alert went away unanswered when the app left the foreground (its request's
+                // bounded wait may have ended long before): no answer is coming to it, so the person
+                // is asked again, as the re-check below finds the status still not determined.
+                state.isAwaitingAuthorizationAnswer = false
+                state.needsAuthorizationRequest = true
+            }
             guard state.hasAppeared else { return [] }
             let listedNearby = state.listing.map { $0.queriedNearLocation || $0.isFallbackForNothingNearby } ?? false
             if state.hasCheckedStatus, state.activity == .idle, state.permissionStatus.isAuthorized, !listedNearby {

@@ -27,6 +27,64 @@ extension StartupMachineTests {
         _ = StartupMachine.reduce(&state, .scenePhaseChanged(.background))
     }
 
+    // iOS's alert goes away unanswered when the app leaves the foreground: asked again on return.
+    @Test func givenIOSAlertUp_whenTheAppLeavesAndReturns_thenIOSIsAskedAgain() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.reduce(&state, .statusChecked(.notDetermined))
+        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        _ = StartupMachine.reduce(&state, .authorizationAnswered(.notDetermined))  // the bounded wait ended
+        roundTripToBackground(&state)
+        _ = StartupMachine.reduce(&state, .scenePhaseChanged(.inactive))
+        #expect(StartupMachine.reduce(&state, .scenePhaseChanged(.active)) == [.checkStatus])
+        // The listing without coordinates already shows: only the alert comes back.
+        step(&state, .statusChecked(.notDetermined), effects: [.requestAuthorization]) {
+            $0.needsAuthorizationRequest = false
+            $0.isAwaitingAuthorizationAnswer = true
+        }
+        step(&state, .authorizationAnswered(.authorizedWhenInUse), effects: [.requestLocation]) {
+            $0.isAwaitingAuthorizationAnswer = false
+            $0.permissionStatus = .authorizedWhenInUse
+            $0.activity = .locating
+        }
+    }
+
+    // A first check made while the app was inactive ran the query without coordinates already:
+    // becoming active brings iOS's alert, not that query a second time.
+    @Test func givenFirstCheckWhileInactive_whenTheAppBecomesActive_thenOnlyTheAlertFollows() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.reduce(&state, .scenePhaseChanged(.inactive))
+        #expect(StartupMachine.reduce(&state, .statusChecked(.notDetermined)) == [.fetchAnimals(near: nil)])
+        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        step(&state, .scenePhaseChanged(.active), effects: [.requestAuthorization]) {
+            $0.scenePhase = .active
+            $0.needsAuthorizationRequest = false
+            $0.isAwaitingAuthorizationAnswer = true
+        }
+    }
+
+    // The same while that query still runs: the alert comes when it ends, and no second query.
+    @Test func givenFirstCheckWhileInactiveAndItsQueryRunning_whenActiveThenLoaded_thenOnlyTheAlertFollows() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.reduce(&state, .scenePhaseChanged(.inactive))
+        _ = StartupMachine.reduce(&state, .statusChecked(.notDetermined))
+        #expect(StartupMachine.reduce(&state, .scenePhaseChanged(.active)) == [])
+        #expect(StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals)) == [.requestAuthorization])
+    }
+
+    // Location Services came back on while this app stays denied: the popup's text changes, logged.
+    @Test func givenServicesOffPopup_whenServicesComeBackWhileDenied_thenThePopupSaysDeniedInTheLog() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.reduce(&state, .statusChecked(.denied, locationServicesEnabled: false))
+        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        let step = StartupMachine.step(&state, .statusChecked(.denied, locationServicesEnabled: true))
+        #expect(state.popup == .denied)
+        #expect(step.log == [.permissionChecked(.denied), .customPopupChanged(reason: .denied)])
+    }
+
     // US4-4: the revocation came while the fix was on its way; the fix is not used.
     @Test func givenLocating_whenRevokedBeforeTheFixArrives_thenTheQueryGoesWithoutCoordinates() {
         var state = State()
@@ -144,17 +202,17 @@ extension StartupMachineTests {
         }
     }
 
-    // "Ask Next Time" in Settings, seen while the app is active: asked at once.
+    // "Ask Next Time" in Settings, seen while the app is active: asked at once. The listing without
+    // coordinates already shows, so it is not asked for again.
     @Test func givenDeniedSession_whenTheStatusGoesBackToNotDeterminedWhileActive_thenIOSIsAskedAtOnce() {
         var state = State()
         _ = StartupMachine.reduce(&state, .screenAppeared)
         _ = StartupMachine.reduce(&state, .statusChecked(.denied))
         _ = StartupMachine.reduce(&state, .popupCancelTapped)
         _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
-        step(&state, .statusChanged(.notDetermined), effects: [.requestAuthorization, .fetchAnimals(near: nil)]) {
+        step(&state, .statusChanged(.notDetermined), effects: [.requestAuthorization]) {
             $0.permissionStatus = .notDetermined
             $0.isAwaitingAuthorizationAnswer = true
-            $0.activity = .querying(near: nil)
         }
     }
 
@@ -210,11 +268,10 @@ extension StartupMachineTests {
         _ = StartupMachine.reduce(&state, .screenAppeared)
         _ = StartupMachine.reduce(&state, .statusChecked(.denied))
         _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
-        step(&state, .statusChanged(.notDetermined), effects: [.requestAuthorization, .fetchAnimals(near: nil)]) {
+        step(&state, .statusChanged(.notDetermined), effects: [.requestAuthorization]) {
             $0.popup = nil
             $0.permissionStatus = .notDetermined
             $0.isAwaitingAuthorizationAnswer = true
-            $0.activity = .querying(near: nil)
         }
     }
 

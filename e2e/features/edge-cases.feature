@@ -26,6 +26,13 @@ Feature: Edge cases of the startup screen
     When user leaves the app for 12 seconds
     Then iOS system alert requesting location permission is displayed
 
+  Scenario: iOS's alert left unanswered comes back on return
+    Given system permission alert is displayed
+    When user leaves the app for 2 seconds
+    Then iOS system alert requesting location permission is displayed
+    When user taps "Allow While Using App"
+    Then app fetches current location and queries server for animal listings
+
   Scenario: Nobody nearby
     Given user has previously granted "While Using App" location permission
     And the phone is in the middle of the Atlantic
