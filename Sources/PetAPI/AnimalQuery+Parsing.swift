@@ -62,11 +62,13 @@ extension AnimalQuery {
         if let sex = first["sex"] { query.filter.sexes = try list(sex, name: "sex") }
         if let age = first["age"] { query.filter.ageBands = try list(age, name: "age") }
         if let sort = first["sort"] {
+            guard query.center != nil else {
+                throw AnimalQueryError(
+                    parameter: "sort", message: "sort is allowed only together with lat and lon (without them the listing is newest first)"
+                )
+            }
             guard let order = AnimalSort(rawValue: sort) else {
                 throw AnimalQueryError(parameter: "sort", message: "sort must be distance or recent (was \"\(sort.prefix(40))\")")
-            }
-            guard order == .recent || query.center != nil else {
-                throw AnimalQueryError(parameter: "sort", message: "sort=distance needs lat and lon: without them the listing is newest first")
             }
             // The default order is kept as no order, so that one listing is one query (and one text).
             query.sort = order == query.ordering ? nil : order

@@ -15,10 +15,13 @@ extension AnimalFilter {
         if !species.isEmpty { terms.append("species IN (\(quoted(Animal.Species.allCases.filter(species.contains))))") }
         if !sexes.isEmpty { terms.append("sex IN (\(quoted(Animal.Sex.allCases.filter(sexes.contains))))") }
         if !ageBands.isEmpty {
+            // By the same bounds as ``AgeBand/init(ageMonths:)``: the first band has no lower one.
             let ranges = AgeBand.allCases.filter(ageBands.contains).map { band in
-                band.months.upperBound == Int.max
-                    ? "age_months >= \(band.months.lowerBound)"
-                    : "(age_months >= \(band.months.lowerBound) AND age_months < \(band.months.upperBound))"
+                switch (band.months.lowerBound, band.months.upperBound) {
+                case (_, Int.max): "age_months >= \(band.months.lowerBound)"
+                case (AgeBand.allCases[0].months.lowerBound, let upper): "age_months < \(upper)"
+                case let (lower, upper): "(age_months >= \(lower) AND age_months < \(upper))"
+                }
             }
             terms.append("(" + ranges.joined(separator: " OR ") + ")")
         }
@@ -36,8 +39,14 @@ extension AnimalFilter {
 
     static let traitCombinations = Animal.Species.allCases.count * Animal.Sex.allCases.count * AgeBand.allCases.count
 
-    /// Bit `traits` is set for each combination the filter keeps.
+    /// The traits of a row whose species or sex is none of ours (written by hand, say): no filter
+    /// keeps it, as no SQL condition does; only the unfiltered listing counts it. Above every
+    /// combination, which must stay fewer than 64 for a mask to hold them.
+    static let unknownTraits: UInt8 = 63
+
+    /// Bit `traits` is set for each combination the filter keeps; every bit when it keeps every pet.
     var traitMask: UInt64 {
+        guard !keepsAll else { return .max }
         var mask: UInt64 = 0
         for species in Animal.Species.allCases {
             for sex in Animal.Sex.allCases {
@@ -60,7 +69,11 @@ extension AnimalFilter {
         let band = "CASE " + AgeBand.allCases.enumerated().dropLast().map { offset, band in
             "WHEN age_months < \(band.months.upperBound) THEN \(offset)"
         }.joined(separator: " ") + " ELSE \(AgeBand.allCases.count - 1) END"
-        return "((\(index("species", Animal.Species.self))) * \(Animal.Sex.allCases.count) + (\(index("sex", Animal.Sex.self))))"
-            + " * \(AgeBand.allCases.count) + (\(band))"
+        func known<Value: RawRepresentable & CaseIterable>(_ column: String, _: Value.Type) -> String where Value.RawValue == String {
+            "\(column) IN (" + Value.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
+        }
+        return "CASE WHEN \(known("species", Animal.Species.self)) AND \(known("sex", Animal.Sex.self)) THEN "
+            + "((\(index("species", Animal.Species.self))) * \(Animal.Sex.allCases.count) + (\(index("sex", Animal.Sex.self))))"
+            + " * \(AgeBand.allCases.count) + (\(band)) ELSE \(unknownTraits) END"
     }()
 }

@@ -32,7 +32,7 @@ public func buildApplication(
         router: buildRouter(
             store: store,
             versions: DataVersionMonitor(store: store, interval: configuration.dataVersionInterval, clock: ContinuousClock()),
-            cache: ResponseCache(capacity: configuration.responseCacheEntries)
+            cache: ResponseCache(capacity: configuration.responseCacheEntries, byteCapacity: configuration.responseCacheBytes)
         ),
         configuration: ApplicationConfiguration(
             address: .hostname(configuration.host, port: configuration.port),

@@ -55,7 +55,7 @@ struct PositionIndex: Sendable {
     var lastChange: Int64 = 0
     private(set) var count = 0
     /// Pets per ``AnimalFilter/traits(species:sex:ageMonths:)`` combination.
-    private var countsByTraits = [Int](repeating: 0, count: AnimalFilter.traitCombinations)
+    private var countsByTraits = [Int](repeating: 0, count: 64)
     /// The highest `seq` held: rows appended since have higher ones.
     private(set) var lastSeq: Int64 = 0
     private var cells: [GeoCell: [Point]] = [:]
@@ -101,8 +101,8 @@ struct PositionIndex: Sendable {
         return (cosLat * cos(lon * radians), cosLat * sin(lon * radians), sin(lat * radians))
     }
 
-    /// Every combination of traits: the mask of a filter that keeps every pet.
-    static let everyTrait: UInt64 = (1 << UInt64(AnimalFilter.traitCombinations)) - 1
+    /// Every combination of traits, ``AnimalFilter/unknownTraits`` too: the mask of a filter that keeps every pet.
+    static let everyTrait = UInt64.max
 
     /// The number of pets within `radiusKm` of `center` whose traits `mask` keeps, and the candidates
     /// for the first `needed` places in `order`; none when the page starting at `offset` lies past the
@@ -148,8 +148,9 @@ struct PositionIndex: Sendable {
             for cell in touched {
                 for point in cell.points where isKept(point) && isWithinRadius(point, dot: dot(point)) { matches.append(point) }
             }
+            guard !matches.isEmpty else { return Nearest(totalCount: totalCount, leading: []) }
             var times = matches.map(\.publishedAt)
-            let wantedTime = Self.select(&times, largest: wanted)
+            let wantedTime = Self.select(&times, largest: min(wanted, matches.count))
             let leading = matches.filter { $0.publishedAt >= wantedTime }.map {
                 NearbyRanking<Int64>.Candidate(key: $0.seq, distanceKm: distanceKm($0))
             }

@@ -6,26 +6,40 @@ import Synchronization
 /// two decimals — are queried and encoded once per data version, not once per request.
 ///
 /// Entries are keyed by the data version and the canonical query, never by a hash alone, so a cached
-/// body always answers the same query. It may be newer than its version: the version is read before
-/// the query runs (see ``HTTPCaching``), so a body is never older than its tag. A new version simply
-/// stops matching the old entries, which age out.
+/// body always answers the same query, and it is stored under the version read in the same snapshot
+/// as the page. A new version simply stops matching the old entries, which age out.
 ///
 /// Entries live in two generations: stores go to the young one, which becomes the old one when it holds
-/// half the capacity (the previous old one is dropped); a hit in the old generation moves back to the
-/// young one. That is a cheap approximation of least-recently-used, and holds at most `capacity`
-/// entries (an odd capacity is rounded up). A capacity of 0 keeps nothing.
+/// half the capacity or half the bytes (the previous old one is dropped); a hit in the old generation
+/// moves back to the young one. That is a cheap approximation of least-recently-used, and holds at
+/// most `capacity` entries (an odd capacity is rounded up) and `byteCapacity` bytes of bodies: a body
+/// larger than half of it is not kept. A capacity of 0 keeps nothing.
 public final class ResponseCache: Sendable {
     public let capacity: Int
+    /// The most bytes of bodies held (both generations; keys and bookkeeping come on top).
+    public let byteCapacity: Int
+
+    private struct Generation {
+        var bodies: [String: ByteBuffer] = [:]
+        var bytes = 0
+
+        mutating func remove(_ key: String) -> ByteBuffer? {
+            guard let body = bodies.removeValue(forKey: key) else { return nil }
+            bytes -= body.readableBytes
+            return body
+        }
+    }
 
     private struct Generations {
-        var young: [String: ByteBuffer] = [:]
-        var old: [String: ByteBuffer] = [:]
+        var young = Generation()
+        var old = Generation()
     }
 
     private let generations = Mutex(Generations())
 
-    public init(capacity: Int) {
+    public init(capacity: Int, byteCapacity: Int = PetServerConfiguration.defaultResponseCacheBytes) {
         self.capacity = max(0, capacity)
+        self.byteCapacity = max(0, byteCapacity)
     }
 
     /// The cache key of `path` (its canonical form) at data version `version`.
@@ -37,9 +51,9 @@ public final class ResponseCache: Sendable {
         guard capacity > 0 else { return nil }
         let key = Self.key(version: version, path: path)
         return generations.withLock { generations in
-            if let body = generations.young[key] { return body }
-            guard let body = generations.old.removeValue(forKey: key) else { return nil }
-            Self.insert(body, key: key, into: &generations, capacity: capacity)
+            if let body = generations.young.bodies[key] { return body }
+            guard let body = generations.old.remove(key) else { return nil }
+            insert(body, key: key, into: &generations)
             return body
         }
     }
@@ -47,20 +61,29 @@ public final class ResponseCache: Sendable {
     public func store(_ body: ByteBuffer, version: Int, path: String) {
         guard capacity > 0 else { return }
         let key = Self.key(version: version, path: path)
-        generations.withLock { Self.insert(body, key: key, into: &$0, capacity: capacity) }
+        generations.withLock { insert(body, key: key, into: &$0) }
     }
 
     /// How many bodies are held (both generations).
     public var count: Int {
-        generations.withLock { $0.young.count + $0.old.count }
+        generations.withLock { $0.young.bodies.count + $0.old.bodies.count }
     }
 
-    private static func insert(_ body: ByteBuffer, key: String, into generations: inout Generations, capacity: Int) {
-        if generations.young.count >= (capacity + 1) / 2 {
+    /// How many bytes of bodies are held (both generations).
+    public var bytes: Int {
+        generations.withLock { $0.young.bytes + $0.old.bytes }
+    }
+
+    private func insert(_ body: ByteBuffer, key: String, into generations: inout Generations) {
+        let halfBytes = byteCapacity / 2
+        guard body.readableBytes <= halfBytes else { return }
+        _ = generations.young.remove(key)
+        _ = generations.old.remove(key)
+        if generations.young.bodies.count >= (capacity + 1) / 2 || generations.young.bytes + body.readableBytes > halfBytes {
             generations.old = generations.young
-            generations.young = [:]
+            generations.young = Generation()
         }
-        generations.young[key] = body
-        generations.old.removeValue(forKey: key)
+        generations.young.bodies[key] = body
+        generations.young.bytes += body.readableBytes
     }
 }

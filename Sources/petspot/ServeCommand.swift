@@ -26,6 +26,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "How many encoded listing pages to keep in memory (all data versions together); 0 switches the response cache off.")
     var responseCacheEntries = PetServerConfiguration.defaultResponseCacheEntries
 
+    @Option(help: "How many bytes of encoded listing pages the response cache holds at most (default 64 MiB); a page larger than half of it is not kept.")
+    var responseCacheBytes = PetServerConfiguration.defaultResponseCacheBytes
+
     @Option(help: ArgumentHelp(
         "How long, in milliseconds, the server may use the data version it read last.",
         discussion: "ETags and the response cache follow it: a change made by another process or replica is seen within this time. 0 reads it on every request."
@@ -37,6 +40,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard responseCacheEntries >= 0 else {
             throw ValidationError("--response-cache-entries must be 0 or more, not \(responseCacheEntries)")
         }
+        guard responseCacheBytes >= 0 else {
+            throw ValidationError("--response-cache-bytes must be 0 or more, not \(responseCacheBytes)")
+        }
         guard (0...3_600_000).contains(dataVersionIntervalMs) else {
             throw ValidationError("--data-version-interval-ms must be between 0 and 3600000, not \(dataVersionIntervalMs)")
         }
@@ -45,7 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = PetServerConfiguration(
             host: host, port: port, database: database,
-            responseCacheEntries: responseCacheEntries, dataVersionInterval: .milliseconds(dataVersionIntervalMs)
+            responseCacheEntries: responseCacheEntries, responseCacheBytes: responseCacheBytes, dataVersionInterval: .milliseconds(dataVersionIntervalMs)
         )
         try await buildApplication(configuration: configuration).runService()
     }

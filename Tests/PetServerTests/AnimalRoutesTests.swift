@@ -130,12 +130,29 @@ import Testing
         let recent = try await list("/api/pets?lat=52.23&lon=21.01&radiusKm=500&sort=recent&age=adult")
         #expect(recent.animals.map(\.id) == ["w3", "w2", "w1"])
         #expect(recent.animals.allSatisfy { $0.distanceKm != nil })
-        #expect(try await list("/api/pets?sort=recent").animals.map(\.id) == ["w3", "w2", "w1"])
+        #expect(try await list("/api/pets?sex=male").pagination.totalCount == 0)
+        #expect(try await list("/api/pets?lat=52.23&lon=21.01&age=baby,young,senior").pagination.totalCount == 0)
+    }
+
+    @Test func givenOneFilterWrittenTwoWays_whenListed_thenOneTag_andNewestFirstNearbyAnother() async throws {
+        try await makeApp().test(.router) { client in
+            func tag(_ uri: String) async throws -> String? {
+                try await client.execute(uri: uri, method: .get) { $0.headers[.eTag] }
+            }
+            let nearby = "/api/pets?lat=52.23&lon=21.01"
+            let catsAndDogs = try await tag("/api/pets?species=cat,dog")
+            #expect(catsAndDogs != nil)
+            #expect(try await tag("/api/pets?species=dog,cat,dog") == catsAndDogs)
+            let nearest = try await tag(nearby)
+            #expect(try await tag(nearby + "&sort=distance") == nearest)
+            #expect(try await tag(nearby + "&sort=recent") != nearest)
+            #expect(try await tag("/api/pets") != catsAndDogs)
+        }
     }
 
     @Test(arguments: [
         ("species=hamster", "species"), ("species=", "species"), ("sex=dog", "sex"), ("age=elderly", "age"),
-        ("sort=distance", "sort"), ("lat=1&lon=2&sort=closest", "sort"), ("species=dog&species=cat", "species"),
+        ("sort=distance", "sort"), ("sort=recent", "sort"), ("lat=1&lon=2&sort=closest", "sort"), ("species=dog&species=cat", "species"),
     ])
     func givenAFilterOrOrderNoListingHas_whenListing_thenItIsNamed(_ query: String, _ parameter: String) async throws {
         let (status, body, _) = try await get("/api/pets?" + query)

@@ -324,7 +324,11 @@ enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConver
             #expect(try await store.animals(matching: nearbyCats).animals.map(\.id) == ["a", "c"])
             var dog = try #require(try await store.animal(id: "a"))
             dog.species = .dog
-            _ = try await store.apply([.listed(dog), .withdrawn(id: "c", .adopted)], sync: false)
+            // A change of species alone moves no count: the listings must still see it.
+            _ = try await store.apply([.listed(dog)], sync: false)
+            #expect(try await store.animals(matching: cats).animals.map(\.id) == ["c"])
+            #expect(try await store.animals(matching: nearbyCats).animals.map(\.id) == ["c"])
+            _ = try await store.apply([.withdrawn(id: "c", .adopted)], sync: false)
             #expect(try await store.animals(matching: cats) == AnimalPage(animals: [], totalCount: 0))
             #expect(try await store.animals(matching: nearbyCats) == AnimalPage(animals: [], totalCount: 0))
             var dogs = warsaw
@@ -377,6 +381,14 @@ enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConver
             #expect(page.animals.map(\.id) == window.map(\.0.id), "\(query)")
             #expect(page.animals.map(\.distanceKm) == window.map(\.1), "\(query)")
         }
+        // Newest first nearby without a filter, once for certain.
+        let warsaw = try GeoCoordinate(latitude: 52.23, longitude: 21.01)
+        let recent = try await store.animals(matching: AnimalQuery(center: warsaw, radiusKm: 20, sort: .recent, limit: 15, page: 2))
+        let expectedRecent = animals
+            .filter { GreatCircle.distanceKm(warsaw, $0.location) <= 20 }
+            .sorted { (-$0.publishedAt.timeIntervalSince1970, $0.id) < (-$1.publishedAt.timeIntervalSince1970, $1.id) }
+        #expect(recent.totalCount == expectedRecent.count)
+        #expect(recent.animals.map(\.id) == expectedRecent.dropFirst(15).prefix(15).map(\.id))
         // By cursor, a filtered listing in pages of 7.
         let filter = AnimalFilter(species: [.dog, .cat], ageBands: [.young, .senior])
         var seen: [String] = []

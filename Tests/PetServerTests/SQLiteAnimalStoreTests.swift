@@ -84,6 +84,7 @@ import Testing
                         )
                     } else {
                         pet.name = "Renamed \(round)"
+                        pet.species = Animal.Species.allCases[Int(random.next() % 5)]
                     }
                     changes.append(.listed(pet))
                     all[id] = pet
@@ -97,6 +98,9 @@ import Testing
                 .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
             #expect(page.totalCount == expected.count, "round \(round)")
             #expect(page.animals.map(\.id) == expected.prefix(100).map(\.0), "round \(round)")
+            // The filters see each change of species too.
+            let cats = try await store.animals(matching: AnimalQuery(filter: AnimalFilter(species: [.cat])))
+            #expect(cats.totalCount == all.values.filter { $0.species == .cat }.count, "round \(round)")
         }
         #expect(store.positionIndexBuilds == 1)
     }

@@ -86,4 +86,25 @@ import Testing
         #expect(cache.body(version: 1, path: "cold") == nil)
         #expect(cache.body(version: 1, path: "hot") == body("hot"))
     }
+
+    @Test func givenPagesOfManySizes_whenStored_thenTheBytesHeldNeverPassTheByteCapacity() {
+        let cache = ResponseCache(capacity: 1000, byteCapacity: 1000)
+        var random = SplitMix64(seed: 3)
+        for index in 0..<500 {
+            let size = 1 + random.index(600)
+            cache.store(body(String(repeating: "x", count: size)), version: 1, path: "/api/pets?page=\(index)")
+            #expect(cache.bytes <= 1000)
+            // A page up to half the bytes is always kept at once; a larger one never is.
+            #expect((cache.body(version: 1, path: "/api/pets?page=\(index)") != nil) == (size <= 500), "size \(size)")
+        }
+        #expect(cache.count > 1)
+    }
+
+    @Test func givenAPageStoredTwice_whenCounted_thenItsBytesCountOnce() {
+        let cache = ResponseCache(capacity: 8, byteCapacity: 1000)
+        cache.store(body("12345"), version: 1, path: "p")
+        cache.store(body("1234567"), version: 1, path: "p")
+        #expect(cache.bytes == 7)
+        #expect(cache.count == 1)
+    }
 }
