@@ -1,7 +1,7 @@
 /// The body of every error response: `{"error":{"code":…,"parameter":…,"message":…}}`.
 public struct APIErrorBody: Codable, Sendable, Equatable {
     public struct Detail: Codable, Sendable, Equatable {
-        /// Machine-readable: `invalid_parameter`, `not_found`, `internal_error`.
+        /// Machine-readable: `invalid_parameter`, `not_found`, `gone`, `method_not_allowed`, `unavailable`, `internal_error`.
         public var code: String
         /// The query parameter at fault, for `invalid_parameter` only.
         public var parameter: String?

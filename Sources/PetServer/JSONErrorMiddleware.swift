@@ -3,8 +3,9 @@ import Logging
 import PetAPI
 
 /// Turns every error into a JSON error body: unknown paths become `404 not_found`, a method a path does
-/// not answer `405 method_not_allowed` with `Allow`, anything unexpected `500 internal_error` (logged
-/// without the request's query, which may hold coordinates).
+/// not answer `405 method_not_allowed` with `Allow`, a database that cannot answer just now
+/// `503 unavailable` with `Retry-After` (``StoreUnavailability``), anything unexpected
+/// `500 internal_error` (logged without the request's query, which may hold coordinates).
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Every path of the API answers GET, and HEAD, which the router derives from every GET route
     /// (docs/api.md).
@@ -30,6 +31,15 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 ? "no such resource: \(request.method) \(request.uri.path)"
                 : (error.body ?? error.status.reasonPhrase)
             return JSONResponse.error(error.status, code: code, message: message)
+        } catch where StoreUnavailability.isTemporary(error) {
+            context.logger.warning("database unavailable", metadata: [
+                "path": "\(request.uri.path)", "error": "\(String(reflecting: type(of: error)))",
+            ])
+            var response = JSONResponse.error(
+                .serviceUnavailable, code: "unavailable", message: "the database cannot answer just now; try again shortly"
+            )
+            response.headers[.retryAfter] = "1"
+            return response
         } catch {
             context.logger.error("request failed", metadata: [
                 "path": "\(request.uri.path)", "error": "\(String(reflecting: type(of: error)))",

@@ -1,0 +1,31 @@
+import GRDB
+import PostgresNIO
+
+/// Which store failures mean "the database cannot answer just now" — it is restarting, unreachable, or
+/// another writer holds SQLite's lock past the busy timeout — rather than a fault of the request or the
+/// server. The API answers those 503 with `Retry-After` (docs/api.md), never 500: the client may simply
+/// try again, and an operator sees the database, not the server, named.
+enum StoreUnavailability {
+    static func isTemporary(_ error: any Error) -> Bool {
+        switch error {
+        case let error as PostgresAnimalStoreError:
+            switch error {
+            case .timedOut, .unreachable: return true
+            case .invalidURL, .connectionRefused, .postGISMissing, .migrationFailed: return false
+            }
+        case let error as PSQLError:
+            if error.code == .connectionError || error.code == .serverClosedConnection || error.code == .uncleanShutdown
+                || error.code == .clientClosedConnection || error.code == .poolClosed
+            {
+                return true
+            }
+            // Class 08: connection exception; 57P01–57P03: the server shuts down or cannot connect now.
+            guard let state = error.serverInfo?[.sqlState] else { return false }
+            return state.hasPrefix("08") || state.hasPrefix("57P")
+        case let error as DatabaseError:
+            return error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
+        default:
+            return false
+        }
+    }
+}
