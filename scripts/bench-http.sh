@@ -4,6 +4,7 @@
 #
 #     scripts/bench-http.sh [--pets N] [--duration SECONDS] [--connections C] [--threads T] [--binary PATH]
 #                           [--database postgres://USER@HOST:PORT/DB | --both]
+#     scripts/bench-http.sh --soak SECONDS [--pets N] [--connections C] [--threads T] [--binary PATH]
 #
 # Builds petspot in release mode (unless --binary names one), seeds N demo pets (default 1,000,000)
 # into a temporary SQLite file — or, with --database, into that PostgreSQL database (seeding adds
@@ -28,13 +29,18 @@
 #
 # and prints requests/s, p50 and p99 latency per store and kind and each kind's ratio to its own
 # server's health.
+#
+# --soak SECONDS instead loads one default SQLite server for that long with a mix of the listing,
+# nearby and filtered queries while `petspot import` runs beside it every 5 s (1,000 new pets and 200
+# of the earlier ones adopted each time), and prints the requests, every error (HTTP and socket), the
+# imports done and failed, and the server's resident memory (RSS) at the start, the middle and the end.
 # Needs wrk (Debian: apt-get install wrk) and python3. wrk and the server share this machine's cores:
 # compare ratios, not absolute figures, across machines. Numbers go to standard output; progress to
 # standard error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pets=1000000 duration=10 connections=16 threads=2 binary="" database="" both=0
+pets=1000000 duration=10 connections=16 threads=2 binary="" database="" both=0 soak=0
 while (($#)); do
     case "$1" in
         --pets) pets="$2"; shift 2 ;;
@@ -44,7 +50,8 @@ while (($#)); do
         --binary) binary="$2"; shift 2 ;;
         --database) database="$2"; shift 2 ;;
         --both) both=1; shift ;;
-        -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --soak) soak="$2"; shift 2 ;;
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench-http: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -54,6 +61,10 @@ if [[ -n "$database" && ! "$database" =~ ^postgres(ql)?:// ]]; then
     echo "bench-http: --database must be a postgres:// URL (SQLite is measured in a temporary file), not \"$database\"" >&2; exit 2
 fi
 if ((both)) && [[ -n "$database" ]]; then echo "bench-http: give --both or --database, not both" >&2; exit 2; fi
+[[ "$soak" =~ ^[0-9]+$ ]] || { echo "bench-http: --soak must be whole seconds, not \"$soak\"" >&2; exit 2; }
+if ((soak)) && ((both)) || ((soak)) && [[ -n "$database" ]]; then
+    echo "bench-http: --soak measures the SQLite store alone; leave out --both and --database" >&2; exit 2
+fi
 if ((both)) && [[ -z "${PETSPOT_POSTGRES_URL:-}" ]]; then
     # A throwaway PostgreSQL around this same run; the script comes back here with its URL set.
     exec scripts/with-postgres.sh "$0" --pets "$pets" --duration "$duration" --connections "$connections" \
@@ -166,7 +177,83 @@ bench_store() { # STORE DATABASE: seeds DATABASE, serves it twice, measures ever
     stop_servers
 }
 
-if ((both)); then
+soak_run() { # DATABASE: the soak described at the top
+    local db="$1" base pid rss_start rss_middle rss_end imports=0 failures=0 round=0
+    echo "== soak: seeding $pets demo pets" >&2
+    "$binary" seed --demo "$pets" --database "$db" >&2
+    serve soak base "$db"
+    pid="${servers[-1]}"
+    python3 - "$work/nearby.lua" "$work/filtered.lua" "$work/soak.lua" <<'PY'
+import re, sys
+paths = []
+for source in sys.argv[1:3]:
+    paths += re.findall(r'"(/api/pets[^"]*)"', open(source).read())
+paths = [p for pair in zip(paths[:4096], paths[4096:]) for p in pair] + ["/api/pets"] * 512
+with open(sys.argv[3], "w") as out:
+    out.write("local paths = {\n" + ",\n".join(f'  "{p}"' for p in paths) + "\n}\n")
+    out.write("local i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format(\"GET\", paths[i])\nend\n")
+PY
+    curl -sf "$base/api/pets?lat=52.23&lon=21.01" >/dev/null
+    rss() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status"; }
+    # The imports beside the load: each adds 1,000 pets and withdraws 200 added earlier.
+    (
+        while true; do
+            round=$((round + 1))
+            python3 - "$work/feed-$round.json" "$round" <<'PY'
+import json, sys
+round_ = int(sys.argv[2])
+records = [{"id": f"soak-{round_:05d}-{i:04d}", "name": f"Soak {i}", "species": ["dog", "cat"][i % 2], "breed": "Mixed",
+            "sex": "female", "ageMonths": i % 150, "description": "A pet of the soak.", "photoURL": None,
+            "shelter": {"name": "Soak Shelter", "city": "Warsaw"},
+            "location": {"lat": 52.23 + (i % 100) / 400, "lon": 21.01 + (i // 100) / 40},
+            "publishedAt": "2026-01-01T00:00:00Z"} for i in range(1000)]
+if round_ > 1:
+    records += [{"id": f"soak-{round_ - 1:05d}-{i:04d}", "status": "adopted"} for i in range(200)]
+json.dump(records, open(sys.argv[1], "w"))
+PY
+            if "$binary" import "$work/feed-$round.json" --database "$db" >> "$work/imports.log" 2>&1; then
+                echo ok >> "$work/imports.done"
+            else
+                echo failed >> "$work/imports.done"
+            fi
+            rm -f "$work/feed-$round.json"
+            sleep 5
+        done
+    ) &
+    local importer=$!
+    echo "== soak: $soak s of load with imports beside it" >&2
+    wrk -t "$threads" -c "$connections" -d "${soak}s" --latency -s "$work/soak.lua" "$base/api/pets" > "$work/soak.txt" &
+    local load=$!
+    sleep $((soak / 20 + 1)); rss_start="$(rss "$pid")"
+    sleep $((soak / 2 - soak / 20 - 1)); rss_middle="$(rss "$pid")"
+    wait "$load"
+    rss_end="$(rss "$pid")"
+    kill "$importer" 2>/dev/null; wait "$importer" 2>/dev/null || true
+    imports="$(grep -c ok "$work/imports.done" 2>/dev/null || true)"
+    failures="$(grep -c failed "$work/imports.done" 2>/dev/null || true)"
+    ((failures == 0)) || { echo "bench-http: imports failed:" >&2; tail -5 "$work/imports.log" >&2; }
+    python3 - "$work/soak.txt" "$rss_start" "$rss_middle" "$rss_end" "${imports:-0}" "${failures:-0}" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+requests = re.search(r"(\d+) requests in", text)
+rate = re.search(r"Requests/sec:\s+([\d.]+)", text)
+http_errors = int((re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text) or [0, 0])[1])
+socket = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
+socket_errors = sum(int(x) for x in socket.groups()) if socket else 0
+p50 = re.search(r"^\s*50%\s+(\S+)", text, re.M)
+p99 = re.search(r"^\s*99%\s+(\S+)", text, re.M)
+mib = lambda kb: f"{int(kb) / 1024:.0f} MiB"
+print(f"requests      {int(requests.group(1)) if requests else 0:,} ({float(rate.group(1)) if rate else 0:,.0f}/s, p50 {p50.group(1) if p50 else '?'}, p99 {p99.group(1) if p99 else '?'})")
+print(f"errors        {http_errors} HTTP, {socket_errors} socket")
+print(f"imports       {sys.argv[5]} done, {sys.argv[6]} failed")
+print(f"server RSS    start {mib(sys.argv[2])}, middle {mib(sys.argv[3])}, end {mib(sys.argv[4])}")
+sys.exit(1 if http_errors or socket_errors or int(sys.argv[6]) else 0)
+PY
+}
+
+if ((soak)); then
+    soak_run "$work/pets.sqlite"
+elif ((both)); then
     bench_store SQLite "$work/pets.sqlite"
     bench_store PostgreSQL "$PETSPOT_POSTGRES_URL"
 elif [[ -n "$database" ]]; then

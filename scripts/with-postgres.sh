@@ -7,7 +7,8 @@
 # (its unix socket stays inside that directory), creates the database `petspot` with PostGIS, exports
 # PETSPOT_POSTGRES_URL=postgres://petspot:<random password>@127.0.0.1:<port>/petspot, runs the command,
 # then stops the cluster and deletes the directory, also when the command fails or is interrupted.
-# Exits with the command's status. PETSPOT_POSTGRES_SETTINGS adds server settings, for instance
+# Exits with the command's status. PETSPOT_POSTGRES_RESTART names a script that restarts the cluster
+# (for fault drills). PETSPOT_POSTGRES_SETTINGS adds server settings, for instance
 # "-c shared_buffers=2GB -c random_page_cost=1.1" for a benchmark.
 #
 # Installs nothing. Needs PostgreSQL's server binaries and PostGIS (Debian: postgresql-15 and
@@ -77,9 +78,9 @@ for _ in $(seq 1 20); do
     candidate=$((20000 + RANDOM % 40000))
     port_in_use "$candidate" && continue
     # A throwaway cluster: durability settings off for speed.
-    if "${as_owner[@]}" "$bindir/pg_ctl" -D "$workdir/data" -l "$workdir/server.log" -w -t 60 start \
-        -o "-c listen_addresses=127.0.0.1 -c port=$candidate -c unix_socket_directories=$workdir/socket \
-            -c fsync=off -c synchronous_commit=off -c full_page_writes=off ${PETSPOT_POSTGRES_SETTINGS:-}" \
+    options="-c listen_addresses=127.0.0.1 -c port=$candidate -c unix_socket_directories=$workdir/socket \
+-c fsync=off -c synchronous_commit=off -c full_page_writes=off ${PETSPOT_POSTGRES_SETTINGS:-}"
+    if "${as_owner[@]}" "$bindir/pg_ctl" -D "$workdir/data" -l "$workdir/server.log" -w -t 60 start -o "$options" \
         >/dev/null 2>&1; then
         port="$candidate"
         cluster_started=1
@@ -96,6 +97,17 @@ done
     -c "CREATE EXTENSION postgis" >/dev/null || fail "cannot create the PostGIS extension"
 
 export PETSPOT_POSTGRES_URL="postgres://petspot:$password@127.0.0.1:$port/petspot"
+# For fault drills (scripts/faults.sh): `"$PETSPOT_POSTGRES_RESTART" SECONDS` stops the cluster at once
+# (immediate mode, as a crash would), keeps it down SECONDS and starts it again on the same port.
+cat > "$workdir/restart" <<RESTART
+#!/usr/bin/env bash
+set -eu
+${as_owner[*]} "$bindir/pg_ctl" -D "$workdir/data" -m immediate -w stop >/dev/null
+sleep "\${1:-0}"
+${as_owner[*]} "$bindir/pg_ctl" -D "$workdir/data" -l "$workdir/server.log" -w -t 60 start -o "$options" >/dev/null
+RESTART
+chmod 755 "$workdir/restart"
+export PETSPOT_POSTGRES_RESTART="$workdir/restart"
 echo "with-postgres: PostgreSQL $("$bindir/pg_config" --version | awk '{print $2}') with PostGIS on 127.0.0.1:$port (throwaway)" >&2
 
 "$@"

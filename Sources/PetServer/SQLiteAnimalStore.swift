@@ -47,12 +47,12 @@ public struct SQLiteAnimalStore: AnimalStore {
     private static func whileHoldingOpenLock<T>(path: String, _ body: () throws -> T) throws -> T {
         let descriptor = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path + ".lock"])
+            throw SQLiteOpenLockError(lockPath: path + ".lock", reason: String(cString: strerror(errno)))
         }
         defer { close(descriptor) }  // also releases the lock
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else {
-                throw CocoaError(.fileLocking, userInfo: [NSFilePathErrorKey: path + ".lock"])
+                throw SQLiteOpenLockError(lockPath: path + ".lock", reason: String(cString: strerror(errno)))
             }
         }
         return try body()

@@ -40,6 +40,10 @@ struct ImportCommand: AsyncParsableCommand {
             print("imported \(changes.count) records into \(address): \(summary)")
         } catch let error as AnimalImportError {
             throw CommandError("\(file): \(error); nothing was imported")
+        } catch {
+            // The import is one transaction: when the database fails, nothing of the file is in it.
+            guard let failure = StoreFailure.describe(error, database: database) else { throw error }
+            throw CommandError("\(failure); nothing was imported")
         }
     }
 }

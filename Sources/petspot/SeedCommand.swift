@@ -20,9 +20,16 @@ struct SeedCommand: AsyncParsableCommand {
 
     func run() async throws {
         let address = try DatabaseAddress(database)
-        let (added, total) = try await address.withStore { store in
-            let added = try await store.insert(streaming: DemoPetGenerator().sequence(count: count), skippingExistingIDs: true)
-            return (added, try await store.count())
+        let (added, total): (Int, Int)
+        do {
+            (added, total) = try await address.withStore { store in
+                let added = try await store.insert(streaming: DemoPetGenerator().sequence(count: count), skippingExistingIDs: true)
+                return (added, try await store.count())
+            }
+        } catch {
+            // One transaction: when the database fails, none of the demo pets were added.
+            guard let failure = StoreFailure.describe(error, database: database) else { throw error }
+            throw CommandError("\(failure); no demo pets were added")
         }
         print("added \(added) of \(count) demo pets to \(address) (the rest were there already); it holds \(total)")
     }

@@ -1,0 +1,331 @@
+#!/usr/bin/env bash
+# Fault drills: what a crash, a full disk or a database restart does to PetSpot's data and answers.
+#
+#     scripts/faults.sh [--pets N] [--tries N] [--binary PATH] [--no-postgres]
+#
+# Builds petspot in release mode (unless --binary names one), writes an import file of N pets (default
+# 1,000,000) and runs, on throwaway databases:
+#
+#   import killed      `kill -9` of `petspot import FILE` at a random moment of its run, --tries times
+#                      (default 20), into a store already holding 1,000 demo pets. Afterwards the store
+#                      must open (`petspot seed` reads it), pass SQLite's integrity check, its maintained
+#                      count and data version must agree with its rows, and it must hold all of the file
+#                      or none of it.
+# Every answer of a load is classed right, wrong, unavailable (503 with the documented body), refused
+# (no server listening) or slow (no answer within 15 s).
+#
+#   server killed      `kill -9` of `petspot serve` while four clients load it, then a restart, --tries
+#                      times (at most 5): every answer before and after must be complete and correct
+#                      (a listing whose totalCount is the store's count, a pet equal to itself).
+#   read-only file     the import runs as a user who may not write the database: a clear error, the
+#                      store unchanged. (Skipped when not run as root: it needs another user.)
+#   disk full          the import runs with a file-size limit (`ulimit -f`) a little above the
+#                      database's size: a clear error, the store unchanged.
+#   postgres restart   PostgreSQL (a throwaway cluster from scripts/with-postgres.sh) stopped at once
+#                      while four clients load the server, kept down 3 s and started again, --tries times
+#                      (at most 5): while it is down every answer is 503 with the documented body, none
+#                      is 500, and the server answers correctly again by itself. (--no-postgres skips it.)
+#
+# and prints a table: fault, tries, data lost, wrong answers (both must be 0), and what else was seen.
+# Exits 1 when anything was lost or wrong. Needs python3 (standard library only); the PostgreSQL drill
+# needs what scripts/with-postgres.sh needs. Progress goes to standard error.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+
+pets=1000000 tries=20 binary="" postgres=1
+while (($#)); do
+    case "$1" in
+        --pets) pets="$2"; shift 2 ;;
+        --tries) tries="$2"; shift 2 ;;
+        --binary) binary="$2"; shift 2 ;;
+        --no-postgres) postgres=0; shift ;;
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) echo "faults: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+done
+[[ "$pets" =~ ^[1-9][0-9]*$ ]] || { echo "faults: --pets must be a whole number of at least 1" >&2; exit 2; }
+[[ "$tries" =~ ^[1-9][0-9]*$ ]] || { echo "faults: --tries must be a whole number of at least 1" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "faults: needs python3" >&2; exit 2; }
+if [[ -z "$binary" ]]; then
+    echo "== building petspot (release)" >&2
+    swift build -c release --product petspot >&2
+    binary="$(swift build -c release --show-bin-path)/petspot"
+fi
+[[ -x "$binary" ]] || { echo "faults: $binary is not an executable" >&2; exit 2; }
+binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/petspot-faults.XXXXXX")"
+chmod 755 "$work"
+server=""
+cleanup() {
+    [[ -n "$server" ]] && kill -9 "$server" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+results="$work/results.tsv"
+: > "$results"
+
+# The drills' Python: the import file, the store check, and a load that checks every answer.
+cat > "$work/drill.py" <<'PY'
+import json, random, sqlite3, sys, threading, time, urllib.error, urllib.request
+
+def write_feed(path, count):
+    """`count` valid pets, ids fault-0000001…, around Warsaw."""
+    rng = random.Random(5)
+    with open(path, "w") as out:
+        out.write("[")
+        for index in range(1, count + 1):
+            record = {
+                "id": f"fault-{index:07d}", "name": f"Pet {index}", "species": rng.choice(["dog", "cat", "rabbit"]),
+                "breed": "Mixed", "sex": rng.choice(["female", "male"]), "ageMonths": rng.randrange(0, 200),
+                "description": "A pet of the fault drill.", "photoURL": None,
+                "shelter": {"name": "Drill Shelter", "city": "Warsaw"},
+                "location": {"lat": round(52.23 + rng.uniform(-0.5, 0.5), 6), "lon": round(21.01 + rng.uniform(-0.5, 0.5), 6)},
+                "publishedAt": f"2025-{rng.randrange(1, 13):02d}-{rng.randrange(1, 29):02d}T12:00:00Z",
+            }
+            out.write(("," if index > 1 else "") + json.dumps(record, separators=(",", ":")))
+        out.write("]")
+
+def check_store(path, base_rows, base_version, file_rows):
+    """Prints `lost`: 0 when the store is sound and holds all of the file or none of it; and what it holds."""
+    con = sqlite3.connect(path)
+    integrity = con.execute("PRAGMA integrity_check").fetchone()[0]
+    rows = con.execute("SELECT count(*) FROM pet").fetchone()[0]
+    fault_rows = con.execute("SELECT count(*) FROM pet WHERE id LIKE 'fault-%'").fetchone()[0]
+    kept, version = con.execute("SELECT pets, version FROM pet_stats").fetchone()
+    con.close()
+    problems = []
+    if integrity != "ok": problems.append(f"integrity: {integrity}")
+    if kept != rows: problems.append(f"maintained count {kept} but {rows} rows")
+    if fault_rows not in (0, file_rows): problems.append(f"{fault_rows} of the file's {file_rows} pets")
+    if rows != base_rows + fault_rows: problems.append(f"{rows} rows, {base_rows} before")
+    if fault_rows == 0 and version != base_version: problems.append("version moved, nothing imported")
+    if fault_rows == file_rows and version == base_version: problems.append("version unmoved, all imported")
+    print(json.dumps({"lost": 1 if problems else 0, "all": fault_rows == file_rows, "problems": problems}))
+
+def load(base, seconds, expected_total, ids, fault_at, fault_command, out_path):
+    """Four clients for `seconds`; at `fault_at` s, runs `fault_command` (a shell line). Every answer is
+    classed: right, wrong (a 200 that is not complete and correct, a 500, anything unexpected),
+    unavailable (503 with the documented body), refused (no server listening)."""
+    import subprocess
+    counts = {"right": 0, "wrong": 0, "unavailable": 0, "refused": 0, "slow": 0}
+    wrong_examples = []
+    lock = threading.Lock()
+    stop = time.monotonic() + seconds
+    def one(rng):
+        kind = rng.randrange(3)
+        if kind == 0: path = "/api/pets?limit=20"
+        elif kind == 1: path = f"/api/pets?lat={52.23 + rng.uniform(-0.3, 0.3):.2f}&lon={21.01 + rng.uniform(-0.3, 0.3):.2f}"
+        else: path = "/api/pets/" + rng.choice(ids)
+        try:
+            with urllib.request.urlopen(base + path, timeout=15) as response:
+                body = json.loads(response.read())
+                if kind == 0:
+                    ok = body["pagination"]["totalCount"] == expected_total and len(body["animals"]) == 20
+                elif kind == 1:
+                    ok = isinstance(body["animals"], list) and body["pagination"]["totalCount"] >= len(body["animals"])
+                    ok = ok and all(a["distanceKm"] is not None for a in body["animals"])
+                else:
+                    ok = body["id"] == path.rsplit("/", 1)[1]
+                return "right" if ok else ("wrong", f"{path}: incomplete or incorrect body")
+        except urllib.error.HTTPError as error:
+            try:
+                detail = json.loads(error.read())["error"]
+            except Exception:
+                detail = {}
+            if error.code == 503 and detail.get("code") == "unavailable" and error.headers.get("Retry-After"):
+                return "unavailable"
+            return ("wrong", f"{path}: {error.code} {detail}")
+        except TimeoutError:
+            return "slow"
+        except urllib.error.URLError as error:
+            return "slow" if isinstance(error.reason, TimeoutError) else "refused"
+        except (ConnectionError, OSError):
+            return "refused"
+        except Exception as error:
+            return ("wrong", f"{path}: {error!r}")
+    def client(seed):
+        rng = random.Random(seed)
+        while time.monotonic() < stop:
+            result = one(rng)
+            with lock:
+                if isinstance(result, tuple):
+                    counts["wrong"] += 1
+                    if len(wrong_examples) < 5: wrong_examples.append(result[1])
+                else:
+                    counts[result] += 1
+            if result == "refused": time.sleep(0.05)
+    threads = [threading.Thread(target=client, args=(seed,)) for seed in range(4)]
+    for thread in threads: thread.start()
+    time.sleep(fault_at)
+    subprocess.run(fault_command, shell=True, check=True)
+    for thread in threads: thread.join()
+    counts["examples"] = wrong_examples
+    with open(out_path, "w") as out: json.dump(counts, out)
+
+if __name__ == "__main__":
+    command = sys.argv[1]
+    if command == "feed": write_feed(sys.argv[2], int(sys.argv[3]))
+    elif command == "check": check_store(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
+    elif command == "load":
+        load(sys.argv[2], float(sys.argv[3]), int(sys.argv[4]), sys.argv[5].split(","), float(sys.argv[6]), sys.argv[7], sys.argv[8])
+PY
+
+row() { # FAULT TRIES LOST WRONG NOTE
+    printf '%s\t%s\t%s\t%s\t%s\n' "$@" >> "$results"
+}
+
+sql() { python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$@"; }
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# A base store: 1,000 demo pets; each drill works on its own copy.
+echo "== writing an import file of $pets pets" >&2
+python3 "$work/drill.py" feed "$work/feed.json" "$pets"
+"$binary" seed --demo 1000 --database "$work/base.sqlite" >&2
+base_rows="$(sql "$work/base.sqlite" "SELECT count(*) FROM pet")"
+base_version="$(sql "$work/base.sqlite" "SELECT version FROM pet_stats")"
+copy_base() { rm -f "$1" "$1-wal" "$1-shm" "$1.lock"; cp "$work/base.sqlite" "$1"; }
+
+# --- import killed --------------------------------------------------------------------------------
+echo "== timing one whole import" >&2
+copy_base "$work/whole.sqlite"
+started=$(date +%s%N)
+"$binary" import "$work/feed.json" --database "$work/whole.sqlite" >&2
+import_ms=$(( ($(date +%s%N) - started) / 1000000 ))
+whole="$(python3 "$work/drill.py" check "$work/whole.sqlite" "$base_rows" "$base_version" "$pets")"
+[[ "$whole" == *'"all": true'* && "$whole" == *'"lost": 0'* ]] || { echo "faults: the uninterrupted import is wrong: $whole" >&2; exit 1; }
+echo "   $import_ms ms" >&2
+
+lost=0 wrong=0 none=0 all=0 during_write=0
+for try in $(seq 1 "$tries"); do
+    copy_base "$work/killed.sqlite"
+    delay_ms=$(( (RANDOM * 32768 + RANDOM) % (import_ms * 11 / 10 + 1) ))
+    "$binary" import "$work/feed.json" --database "$work/killed.sqlite" >/dev/null 2>&1 &
+    pid=$!
+    sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
+    # Pages reach the write-ahead log once the transaction outgrows SQLite's page cache (64 MiB), or at
+    # its commit: a log larger than its header means the kill came during the write.
+    [[ -f "$work/killed.sqlite-wal" ]] && (( $(stat -c %s "$work/killed.sqlite-wal") > 32 )) && during_write=$((during_write + 1))
+    kill -9 "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    if ! "$binary" seed --demo 1 --database "$work/killed.sqlite" >/dev/null 2>&1; then
+        lost=$((lost + 1)); echo "   try $try: the store does not open after the kill" >&2; continue
+    fi
+    verdict="$(python3 "$work/drill.py" check "$work/killed.sqlite" "$base_rows" "$base_version" "$pets")"
+    [[ "$verdict" == *'"lost": 0'* ]] || { lost=$((lost + 1)); echo "   try $try after ${delay_ms} ms: $verdict" >&2; }
+    if [[ "$verdict" == *'"all": true'* ]]; then all=$((all + 1)); else none=$((none + 1)); fi
+    echo "   try $try: killed after ${delay_ms} ms: $verdict" >&2
+done
+row "import killed (kill -9)" "$tries" "$lost" 0 "$none none, $all all; $during_write killed while writing; whole import $import_ms ms"
+
+# --- read-only file and full disk ----------------------------------------------------------------
+expect_refusal() { # NAME DATABASE MESSAGE-PATTERN COMMAND...: the import must fail, naming the cause, and change nothing
+    local name="$1" db="$2" pattern="$3" output status verdict lost=0
+    shift 3
+    set +e
+    output="$("$@" 2>&1)"
+    status=$?
+    set -e
+    verdict="$(python3 "$work/drill.py" check "$db" "$base_rows" "$base_version" "$pets")"
+    if ((status == 0)) || [[ "$verdict" != *'"lost": 0'* || "$verdict" == *'"all": true'* ]]; then lost=1; fi
+    local message
+    message="$(printf '%s\n' "$output" | grep -m1 -E "$pattern" || true)"
+    [[ -n "$message" ]] || { lost=1; echo "   $name: no clear error: $output" >&2; }
+    echo "   $name: exit $status: ${message:0:160}" >&2
+    row "$name" 1 "$lost" 0 "exit $status: ${message:0:90}"
+}
+
+if [[ "$(id -u)" == 0 ]] && id -u nobody >/dev/null 2>&1; then
+    echo "== import into a database its user may not write" >&2
+    mkdir -p "$work/readonly"
+    copy_base "$work/readonly/pets.sqlite"
+    chmod 755 "$work/readonly"; chmod 644 "$work/readonly/pets.sqlite"; chmod 644 "$work/feed.json"
+    expect_refusal "read-only database" "$work/readonly/pets.sqlite" "readonly|read-only|permission|not permitted|denied" \
+        runuser -u nobody -- "$binary" import "$work/feed.json" --database "$work/readonly/pets.sqlite"
+else
+    row "read-only database" 0 0 0 "skipped: needs root to run the import as another user"
+fi
+
+echo "== import with the disk full" >&2
+copy_base "$work/full.sqlite"
+limit_kb=$(( $(stat -c %s "$work/full.sqlite") / 1024 + 2048 ))
+expect_refusal "disk full" "$work/full.sqlite" "full|space|too large|File too large" \
+    bash -c 'trap "" XFSZ; ulimit -f "$1"; shift; exec "$@"' _ "$limit_kb" "$binary" import "$work/feed.json" --database "$work/full.sqlite"
+
+# --- server killed under load ----------------------------------------------------------------------
+server_tries=$(( tries < 5 ? tries : 5 ))
+total="$(sql "$work/whole.sqlite" "SELECT count(*) FROM pet")"
+ids="$(python3 -c 'import sqlite3, sys; print(",".join(r[0] for r in sqlite3.connect(sys.argv[1]).execute("SELECT id FROM pet ORDER BY random() LIMIT 200")))' "$work/whole.sqlite")"
+port="$(free_port)"
+start_server() { # DATABASE
+    "$binary" serve --port "$port" --database "$1" >> "$work/server.log" 2>&1 &
+    server=$!
+    for _ in $(seq 1 600); do
+        curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1 && return 0
+        sleep 0.1
+    done
+    echo "faults: the server did not start; its log:" >&2; cat "$work/server.log" >&2; exit 1
+}
+echo "== kill -9 of the server under load, $server_tries times" >&2
+lost=0 wrong=0 notes=""
+for try in $(seq 1 "$server_tries"); do
+    start_server "$work/whole.sqlite"
+    printf '%s\n' "kill -9 $server; sleep 1; \"$binary\" serve --port $port --database \"$work/whole.sqlite\" >> \"$work/server.log\" 2>&1 & echo \$! > \"$work/restarted.pid\"" > "$work/kill.sh"
+    python3 "$work/drill.py" load "http://127.0.0.1:$port" 8 "$total" "$ids" 3 "bash $work/kill.sh" "$work/load.json"
+    server="$(cat "$work/restarted.pid")"
+    kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true
+    server=""
+    counts="$(cat "$work/load.json")"
+    echo "   try $try: $counts" >&2
+    wrong=$((wrong + $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["wrong"])' "$work/load.json")))
+    after="$(sql "$work/whole.sqlite" "SELECT count(*) FROM pet")"
+    ((after == total)) || lost=$((lost + 1))
+    notes="$(python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); print(c["right"], "right,", c["refused"], "refused while down")' "$work/load.json")"
+done
+row "server killed under load" "$server_tries" "$lost" "$wrong" "last try: $notes"
+
+# --- PostgreSQL restarted under load ---------------------------------------------------------------
+if ((postgres)); then
+    echo "== PostgreSQL restarted under load, $server_tries times" >&2
+    cat > "$work/postgres-drill.sh" <<'SH'
+set -euo pipefail
+binary="$1" work="$2" port="$3" tries="$4"
+"$binary" seed --demo 20000 --database "$PETSPOT_POSTGRES_URL" >&2
+total="$(psql "$PETSPOT_POSTGRES_URL" -tA -c 'SELECT count(*) FROM pet')"
+ids="$(psql "$PETSPOT_POSTGRES_URL" -tA -c "SELECT string_agg(id, ',') FROM (SELECT id FROM pet ORDER BY random() LIMIT 200) s")"
+"$binary" serve --port "$port" --database "$PETSPOT_POSTGRES_URL" >> "$work/server.log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 1 600); do curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.1; done
+wrong=0 unavailable=0 right=0 slow=0
+for try in $(seq 1 "$tries"); do
+    python3 "$work/drill.py" load "http://127.0.0.1:$port" 12 "$total" "$ids" 2 "\"$PETSPOT_POSTGRES_RESTART\" 3" "$work/pg-load.json"
+    echo "   try $try: $(cat "$work/pg-load.json")" >&2
+    read -r w u r s < <(python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); print(c["wrong"], c["unavailable"], c["right"], c["slow"])' "$work/pg-load.json")
+    wrong=$((wrong + w)) unavailable=$((unavailable + u)) right=$((right + r)) slow=$((slow + s))
+    # Recovered by itself: a listing right after the load must be complete again.
+    curl -sf "http://127.0.0.1:$port/api/pets" | python3 -c 'import json, sys; b = json.load(sys.stdin); sys.exit(b["pagination"]["totalCount"] != int(sys.argv[1]))' "$total" \
+        || { wrong=$((wrong + 1)); echo "   try $try: not recovered" >&2; }
+done
+after="$(psql "$PETSPOT_POSTGRES_URL" -tA -c 'SELECT count(*) FROM pet')"
+lost=$(( after == total ? 0 : 1 ))
+printf '%s\t%s\t%s\t%s\t%s\n' "postgres restarted under load" "$tries" "$lost" "$wrong" "$unavailable answered 503 while down, $slow slower than 15 s, $right right" >> "$work/results.tsv"
+SH
+    if ! scripts/with-postgres.sh bash "$work/postgres-drill.sh" "$binary" "$work" "$(free_port)" "$server_tries"; then
+        row "postgres restarted under load" 0 0 1 "the drill could not run (see above)"
+    fi
+fi
+
+python3 - "$results" <<'PY'
+import sys
+rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1]) if line.strip()]
+print(f"{'fault':<32}{'tries':>6}{'data lost':>11}{'wrong answers':>15}  notes")
+for fault, tries, lost, wrong, note in rows:
+    print(f"{fault:<32}{tries:>6}{lost:>11}{wrong:>15}  {note}")
+bad = sum(int(lost) + int(wrong) for _, _, lost, wrong, _ in rows)
+sys.exit(1 if bad else 0)
+PY
