@@ -27,7 +27,7 @@
 #                      is 500, and the server answers correctly again by itself. (--no-postgres skips it.)
 #
 # and prints a table: fault, tries, data lost, wrong answers (both must be 0), and what else was seen.
-# Exits 1 when anything was lost or wrong. Needs python3 (standard library only); the PostgreSQL drill
+# Exits 1 when anything was lost or wrong. Needs python3 (standard library only) and curl; the PostgreSQL drill
 # needs what scripts/with-postgres.sh needs. Progress goes to standard error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
