@@ -133,4 +133,30 @@ import Testing
         #expect(try await AnimalImporter.importPets(try PetAPICoding.makeEncoder().encode(body), into: target).added == 30)
         #expect(try await target.animals(matching: AnimalQuery(limit: 100)) == page)
     }
+
+    @Test(arguments: [
+        ("42", nil, nil, "expected a JSON array of animals or an object with an \"animals\" array"),
+        ("{\"pets\": []}", nil, nil, "expected a JSON array of animals or an object with an \"animals\" array"),
+        ("[1]", 0, nil, "must be a JSON object"),
+        ("[{\"id\": \"x\", \"status\": \"adopted\"}, {\"status\": 3}]", 1, "status", "must be available, adopted or removed"),
+        ("{\"animals\": [{\"status\": \"removed\"}]}", 0, "id", "is missing (a withdrawn pet is named by its id)"),
+        ("[{\"id\": \"\", \"status\": \"adopted\"}]", 0, "id", "must be 1 to 128 characters"),
+    ] as [(String, Int?, String?, String)])
+    func givenAFileOfTheWrongShape_whenParsing_thenTheRecordAndFieldAreNamed(
+        _ text: String, _ index: Int?, _ field: String?, _ message: String
+    ) {
+        #expect(throws: AnimalImportError(index: index, field: field, message: message)) {
+            try AnimalImporter.parse(Data(text.utf8))
+        }
+    }
+
+    @Test func givenTextThatIsNotJSON_whenParsing_thenTheFileIsNamedNotJSON() {
+        do {
+            _ = try AnimalImporter.parse(Data("[{\"id\": ".utf8))
+            Issue.record("accepted")
+        } catch {
+            #expect(error.index == nil)
+            #expect(error.message.hasPrefix("the file is not valid JSON"), "\(error.message)")
+        }
+    }
 }
