@@ -8,7 +8,7 @@
 # PETSPOT_POSTGRES_URL=postgres://petspot:<random password>@127.0.0.1:<port>/petspot, runs the command,
 # then stops the cluster and deletes the directory, also when the command fails or is interrupted.
 # Exits with the command's status. PETSPOT_POSTGRES_RESTART names a script that restarts the cluster
-# (for fault drills). PETSPOT_POSTGRES_SETTINGS adds server settings, for instance
+# (for fault drills; see below). PETSPOT_POSTGRES_SETTINGS adds server settings, for instance
 # "-c shared_buffers=2GB -c random_page_cost=1.1" for a benchmark.
 #
 # Installs nothing. Needs PostgreSQL's server binaries and PostGIS (Debian: postgresql-15 and
@@ -97,12 +97,14 @@ done
     -c "CREATE EXTENSION postgis" >/dev/null || fail "cannot create the PostGIS extension"
 
 export PETSPOT_POSTGRES_URL="postgres://petspot:$password@127.0.0.1:$port/petspot"
-# For fault drills (scripts/faults.sh): `"$PETSPOT_POSTGRES_RESTART" SECONDS` stops the cluster at once
-# (immediate mode, as a crash would), keeps it down SECONDS and starts it again on the same port.
+# For fault drills (scripts/faults.sh): `"$PETSPOT_POSTGRES_RESTART" SECONDS [MODE]` stops the cluster
+# (pg_ctl's MODE: fast, the default, or immediate, as a crash would; this cluster commits without
+# waiting for its log, so a crash may lose the last half second), keeps it down SECONDS and starts it
+# again on the same port.
 cat > "$workdir/restart" <<RESTART
 #!/usr/bin/env bash
 set -eu
-${as_owner[*]} "$bindir/pg_ctl" -D "$workdir/data" -m immediate -w stop >/dev/null
+${as_owner[*]} "$bindir/pg_ctl" -D "$workdir/data" -m "\${2:-fast}" -w stop >/dev/null
 sleep "\${1:-0}"
 ${as_owner[*]} "$bindir/pg_ctl" -D "$workdir/data" -l "$workdir/server.log" -w -t 60 start -o "$options" >/dev/null
 RESTART
