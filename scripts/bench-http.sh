@@ -61,8 +61,9 @@ if [[ -n "$database" && ! "$database" =~ ^postgres(ql)?:// ]]; then
     echo "bench-http: --database must be a postgres:// URL (SQLite is measured in a temporary file), not \"$database\"" >&2; exit 2
 fi
 if ((both)) && [[ -n "$database" ]]; then echo "bench-http: give --both or --database, not both" >&2; exit 2; fi
-[[ "$soak" =~ ^[0-9]+$ ]] || { echo "bench-http: --soak must be whole seconds, not \"$soak\"" >&2; exit 2; }
-if ((soak)) && ((both)) || ((soak)) && [[ -n "$database" ]]; then
+[[ "$soak" =~ ^[0-9]+$ ]] && { ((soak == 0)) || ((soak >= 20)); } \
+    || { echo "bench-http: --soak must be whole seconds, at least 20, not \"$soak\"" >&2; exit 2; }
+if ((soak)) && { ((both)) || [[ -n "$database" ]]; }; then
     echo "bench-http: --soak measures the SQLite store alone; leave out --both and --database" >&2; exit 2
 fi
 if ((both)) && [[ -z "${PETSPOT_POSTGRES_URL:-}" ]]; then
@@ -197,6 +198,8 @@ PY
     rss() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status"; }
     # The imports beside the load: each adds 1,000 pets and withdraws 200 added earlier.
     (
+        # Stopped with TERM: the import in flight stops with it (its transaction is then not committed).
+        trap 'kill $(jobs -p) 2>/dev/null; exit 0' TERM
         while true; do
             round=$((round + 1))
             python3 - "$work/feed-$round.json" "$round" <<'PY'
@@ -211,16 +214,14 @@ if round_ > 1:
     records += [{"id": f"soak-{round_ - 1:05d}-{i:04d}", "status": "adopted"} for i in range(200)]
 json.dump(records, open(sys.argv[1], "w"))
 PY
-            if "$binary" import "$work/feed-$round.json" --database "$db" >> "$work/imports.log" 2>&1; then
-                echo ok >> "$work/imports.done"
-            else
-                echo failed >> "$work/imports.done"
-            fi
+            "$binary" import "$work/feed-$round.json" --database "$db" >> "$work/imports.log" 2>&1 &
+            if wait $!; then echo ok >> "$work/imports.done"; else echo failed >> "$work/imports.done"; fi
             rm -f "$work/feed-$round.json"
-            sleep 5
+            sleep 5 & wait $!
         done
     ) &
     local importer=$!
+    servers+=("$importer")
     echo "== soak: $soak s of load with imports beside it" >&2
     wrk -t "$threads" -c "$connections" -d "${soak}s" --latency -s "$work/soak.lua" "$base/api/pets" > "$work/soak.txt" &
     local load=$!

@@ -30,8 +30,10 @@ public struct AnimalImportError: Error, Equatable, Sendable, CustomStringConvert
 /// transaction. `distanceKm` in the file is ignored. A record may carry `status`: `available` (the
 /// default) lists the pet; `adopted` or `removed` withdraws it, and then only its `id` is read.
 public enum AnimalImporter {
-    /// Validates every record of `data`.
-    /// - Throws: ``AnimalImportError`` naming the first bad record's index and field.
+    /// Validates every record of `data`: first that each decodes, then that each keeps the field rules
+    /// and no id repeats.
+    /// - Throws: ``AnimalImportError`` naming a bad record's index and field: the first that does not
+    ///   decode, or else the first that breaks a rule.
     public static func parse(_ data: Data) throws(AnimalImportError) -> [AnimalChange] {
         // One pass of the decoder over the whole file: decoding each record again from a parsed tree
         // cost a million-pet file minutes.
@@ -132,8 +134,9 @@ public enum AnimalImporter {
         let path = context?.codingPath ?? []
         guard let position = path.firstIndex(where: { $0.intValue != nil }), let index = path[position].intValue else {
             if case .dataCorrupted(let context) = error, path.isEmpty {
-                let cause = context.underlyingError.map { String(describing: $0) } ?? context.debugDescription
-                return AnimalImportError(index: nil, field: nil, message: "the file is not valid JSON (\(cause))")
+                // Foundation's decoder on Linux gives no position; Apple's underlying error does.
+                let cause = context.underlyingError.map { " (\(String(describing: $0)))" } ?? ""
+                return AnimalImportError(index: nil, field: nil, message: "the file is not valid JSON\(cause)")
             }
             return AnimalImportError(index: nil, field: nil, message: "expected a JSON array of animals or an object with an \"animals\" array")
         }

@@ -11,10 +11,14 @@ public enum StoreFailure {
         guard let error = error as? DatabaseError else { return nil }
         let cause: String
         switch error.resultCode {
-        case .SQLITE_FULL, .SQLITE_IOERR:
-            cause = "it could not be written: the disk is full, or the file may not grow"
-        case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN, .SQLITE_AUTH:
+        case .SQLITE_FULL:
+            cause = "it could not be written: the disk is full"
+        case .SQLITE_IOERR:
+            cause = "it could not be written: the disk is full, the file may not grow, or the disk failed"
+        case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH:
             cause = "it may not be written (the file and its folder must be writable by this user)"
+        case .SQLITE_CANTOPEN:
+            cause = "it cannot be opened (its folder must exist and be writable by this user)"
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
             cause = "it is damaged or not a PetSpot database"
         case .SQLITE_BUSY, .SQLITE_LOCKED:

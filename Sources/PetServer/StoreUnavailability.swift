@@ -20,8 +20,9 @@ enum StoreUnavailability {
                 return true
             }
             // Class 08: connection exception; 57P01–57P03: the server shuts down or cannot connect now.
+            // (57P04, the database was dropped, will not pass by waiting.)
             guard let state = error.serverInfo?[.sqlState] else { return false }
-            return state.hasPrefix("08") || state.hasPrefix("57P")
+            return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
         case let error as DatabaseError:
             return error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
         default:

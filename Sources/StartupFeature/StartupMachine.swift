@@ -391,7 +391,9 @@ extension Transition {
             return []
         }
         guard canAsk, state.activity == .idle else { return [] }
-        let showsListingWithoutLocation = state.listing.map { !$0.queriedNearLocation } ?? false
+        // A "nobody nearby" fallback is a listing without location too, but its notice speaks of a
+        // location no longer used: it is asked for again, plainly.
+        let showsListingWithoutLocation = state.listing.map { !$0.queriedNearLocation && !$0.isFallbackForNothingNearby } ?? false
         return ask(querying: !showsListingWithoutLocation || state.loadFailure != nil)
     }
 

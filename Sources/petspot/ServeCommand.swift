@@ -1,6 +1,8 @@
 import ArgumentParser
 import Hummingbird
 import PetServer
+import ServiceLifecycle
+import UnixSignals
 
 /// `petspot serve`: the pets API over an SQLite file or a PostgreSQL database.
 struct ServeCommand: AsyncParsableCommand {
@@ -53,6 +55,18 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, database: database,
             responseCacheEntries: responseCacheEntries, responseCacheBytes: responseCacheBytes, dataVersionInterval: .milliseconds(dataVersionIntervalMs)
         )
-        try await buildApplication(configuration: configuration).runService()
+        let app = try await buildApplication(configuration: configuration)
+        // SIGTERM or SIGINT asks for a graceful shutdown; one that takes longer than 10 s becomes
+        // cancellation, and a cancellation that takes longer than 5 s more ends the process. Without a
+        // bound, a server whose PostgreSQL had restarted under load was seen waiting on its pool for
+        // minutes, so an orchestrator's stop never completed.
+        var group = ServiceGroupConfiguration(
+            services: [.init(service: app)], gracefulShutdownSignals: [.sigterm, .sigint], logger: app.logger
+        )
+        group.maximumGracefulShutdownDuration = Self.gracefulShutdownLimit
+        group.maximumCancellationDuration = .seconds(5)
+        try await ServiceGroup(configuration: group).run()
     }
+
+    static let gracefulShutdownLimit = Duration.seconds(10)
 }

@@ -5,7 +5,7 @@ import Testing
 @Suite struct StoreFailureTests {
     @Test(arguments: [
         (ResultCode.SQLITE_FULL, "the disk is full"), (.SQLITE_IOERR, "the disk is full"),
-        (.SQLITE_READONLY, "may not be written"), (.SQLITE_CANTOPEN, "may not be written"),
+        (.SQLITE_READONLY, "may not be written"), (.SQLITE_CANTOPEN, "cannot be opened"),
         (.SQLITE_NOTADB, "not a PetSpot database"), (.SQLITE_BUSY, "busy timeout"),
     ])
     func givenADatabaseFailure_whenDescribed_thenItNamesTheFileAndTheCause(_ code: ResultCode, _ cause: String) throws {

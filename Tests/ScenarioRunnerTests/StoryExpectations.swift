@@ -32,6 +32,7 @@ struct StoryExpectation {
             finalListingWithLocation: true, popups: 1,
             permissionStates: ["location": "authorized", "motion": "authorized"]),
         "edge-background-during-popup": .init(finalListingWithLocation: false, popups: 1),
+        "edge-alert-left-unanswered": .init(finalListingWithLocation: true, popups: 0, systemAlerts: 2),
         "edge-change-during-query": .init(finalListingWithLocation: true, popups: 1),
         "edge-fix-too-slow": .init(finalListingWithLocation: false, popups: 0),
         "edge-location-services-off": .init(finalListingWithLocation: false, popups: 1),

@@ -74,6 +74,28 @@ extension StartupMachineTests {
         #expect(StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals)) == [.requestAuthorization])
     }
 
+    // The "nobody nearby" notice speaks of a location: once it is not allowed any more, the plain
+    // listing without coordinates comes with iOS's alert.
+    @Test func givenNobodyNearbyFallback_whenAllowOnceLapsesWhileActive_thenAskedWithThePlainListing() {
+        var state = queryingNearWarsaw()
+        _ = StartupMachine.reduce(&state, .animalsLoaded([]))
+        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        #expect(state.listing?.isFallbackForNothingNearby == true)
+        #expect(StartupMachine.reduce(&state, .statusChanged(.notDetermined)) == [.requestAuthorization, .fetchAnimals(near: nil)])
+    }
+
+    // A failed load leaves the listing without coordinates stale: asking again loads it again.
+    @Test func givenAFailedRetryOverTheListingWithoutLocation_whenAskNextTimeIsChosen_thenAskedAndLoaded() {
+        var state = State()
+        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.reduce(&state, .statusChecked(.denied))
+        _ = StartupMachine.reduce(&state, .popupCancelTapped)
+        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        _ = StartupMachine.reduce(&state, .retryTapped)
+        _ = StartupMachine.reduce(&state, .animalsFailed("offline"))
+        #expect(StartupMachine.reduce(&state, .statusChanged(.notDetermined)) == [.requestAuthorization, .fetchAnimals(near: nil)])
+    }
+
     // Location Services came back on while this app stays denied: the popup's text changes, logged.
     @Test func givenServicesOffPopup_whenServicesComeBackWhileDenied_thenThePopupSaysDeniedInTheLog() {
         var state = State()
