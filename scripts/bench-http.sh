@@ -254,6 +254,7 @@ PY
 
 if ((soak)); then
     soak_run "$work/pets.sqlite"
+    exit
 elif ((both)); then
     bench_store SQLite "$work/pets.sqlite"
     bench_store PostgreSQL "$PETSPOT_POSTGRES_URL"
