@@ -14,8 +14,9 @@ import Synchronization
 /// haversine's. Ranking works the same way: dot products pick the candidates, haversine distances
 /// order them. Each point also carries what the filters and `sort=recent` read (species, sex and age
 /// band in one byte, the publication time), and the index counts pets per such combination, so that a
-/// filtered listing without coordinates is counted without reading the table. 64 bytes of point per
-/// pet (48 before filters); with the cells' arrays, about 80 MB for a million pets.
+/// filtered listing without coordinates is counted without reading the table. Those live in an array
+/// beside the points (``Cell``), so that an unfiltered nearby query reads 48-byte points only, as it
+/// did before filters; 64 bytes per pet in all, with the cells' arrays about 80 MB for a million.
 struct PositionIndex: Sendable {
     struct Point: Sendable {
         var seq: Int64
@@ -24,19 +25,27 @@ struct PositionIndex: Sendable {
         var x: Double
         var y: Double
         var z: Double
-        /// Seconds since 1970, as stored: the order of `sort=recent`.
-        var publishedAt: Double
-        /// The pet's species, sex and age band (``AnimalFilter/traits(species:sex:ageMonths:)``).
-        var traits: UInt8
 
-        init(seq: Int64, lat: Double, lon: Double, publishedAt: Double, traits: UInt8) {
+        init(seq: Int64, lat: Double, lon: Double) {
             self.seq = seq
             self.lat = lat
             self.lon = lon
-            self.publishedAt = publishedAt
-            self.traits = traits
             (x, y, z) = PositionIndex.unitVector(lat: lat, lon: lon)
         }
+    }
+
+    /// What the filters and `sort=recent` read of a point.
+    struct Traits: Sendable {
+        /// Seconds since 1970, as stored: the order of `sort=recent`.
+        var publishedAt: Double
+        /// The pet's species, sex and age band (``AnimalFilter/traits(species:sex:ageMonths:)``).
+        var combination: UInt8
+    }
+
+    /// The pets of one ``GeoCell``: `traits[i]` belongs to `points[i]`.
+    struct Cell: Sendable {
+        var points: [Point] = []
+        var traits: [Traits] = []
     }
 
     /// What a nearby query needs from the index.
@@ -58,7 +67,7 @@ struct PositionIndex: Sendable {
     private var countsByTraits = [Int](repeating: 0, count: 64)
     /// The highest `seq` held: rows appended since have higher ones.
     private(set) var lastSeq: Int64 = 0
-    private var cells: [GeoCell: [Point]] = [:]
+    private var cells: [GeoCell: Cell] = [:]
 
     /// Dot products of unit vectors are within about 1e-15 of the truth; within this margin of the
     /// rim's cosine (8 cm at 50 km) the haversine decides.
@@ -69,9 +78,9 @@ struct PositionIndex: Sendable {
     }
 
     mutating func add(seq: Int64, lat: Double, lon: Double, publishedAt: Double, traits: UInt8) {
-        cells[GeoCell(lat: lat, lon: lon), default: []].append(
-            Point(seq: seq, lat: lat, lon: lon, publishedAt: publishedAt, traits: traits)
-        )
+        let cell = GeoCell(lat: lat, lon: lon)
+        cells[cell, default: Cell()].points.append(Point(seq: seq, lat: lat, lon: lon))
+        cells[cell, default: Cell()].traits.append(Traits(publishedAt: publishedAt, combination: traits))
         count += 1
         countsByTraits[Int(traits)] += 1
         lastSeq = max(lastSeq, seq)
@@ -86,11 +95,10 @@ struct PositionIndex: Sendable {
     @discardableResult
     mutating func remove(seq: Int64, lat: Double, lon: Double) -> Bool {
         let cell = GeoCell(lat: lat, lon: lon)
-        guard let index = cells[cell]?.firstIndex(where: { $0.seq == seq }), let point = cells[cell]?.remove(at: index) else {
-            return false
-        }
-        countsByTraits[Int(point.traits)] -= 1
-        if cells[cell]?.isEmpty == true { cells[cell] = nil }
+        guard let index = cells[cell]?.points.firstIndex(where: { $0.seq == seq }) else { return false }
+        cells[cell]?.points.remove(at: index)
+        if let removed = cells[cell]?.traits.remove(at: index) { countsByTraits[Int(removed.combination)] -= 1 }
+        if cells[cell]?.points.isEmpty == true { cells[cell] = nil }
         count -= 1
         return true
     }
@@ -122,21 +130,25 @@ struct PositionIndex: Sendable {
         func distanceKm(_ point: Point) -> Double {
             GreatCircle.distanceKm(lat1: center.latitude, lon1: center.longitude, lat2: point.lat, lon2: point.lon)
         }
-        func isKept(_ point: Point) -> Bool { mask & (1 << UInt64(point.traits)) != 0 }
+        // Unfiltered, the traits are never read: the scans touch the points alone.
+        let filtered = mask != Self.everyTrait
+        func isKept(_ cell: Cell, _ index: Int) -> Bool { !filtered || mask & (1 << UInt64(cell.traits[index].combination)) != 0 }
 
         // 1. Count, and keep the cells that hold any match with the nearest distance they allow.
         var totalCount = 0
-        var touched: [(nearestKm: Double, points: [Point])] = []
-        forEachCell(within: SearchBox.covering(center: center, radiusKm: radiusKm)) { cell, points in
-            let bounds = cell.distanceBounds(fromLat: center.latitude, lon: center.longitude)
-            switch cell.position(of: bounds, radiusKm: radiusKm) {
+        var touched: [(nearestKm: Double, cell: Cell)] = []
+        forEachCell(within: SearchBox.covering(center: center, radiusKm: radiusKm)) { geoCell, cell in
+            let bounds = geoCell.distanceBounds(fromLat: center.latitude, lon: center.longitude)
+            switch geoCell.position(of: bounds, radiusKm: radiusKm) {
             case .outside: return
-            case .inside where mask == Self.everyTrait: totalCount += points.count
-            case .inside: for point in points where isKept(point) { totalCount += 1 }
+            case .inside where !filtered: totalCount += cell.points.count
+            case .inside: for index in cell.points.indices where isKept(cell, index) { totalCount += 1 }
             case .boundary:
-                for point in points where isKept(point) && isWithinRadius(point, dot: dot(point)) { totalCount += 1 }
+                for (index, point) in cell.points.enumerated() where isKept(cell, index) && isWithinRadius(point, dot: dot(point)) {
+                    totalCount += 1
+                }
             }
-            touched.append((bounds.lowerBound, points))
+            touched.append((bounds.lowerBound, cell))
         }
         let wanted = min(needed, totalCount)
         guard wanted > 0, offset < totalCount else { return Nearest(totalCount: totalCount, leading: []) }
@@ -144,15 +156,17 @@ struct PositionIndex: Sendable {
         if order == .recent {
             // 2'. Newest first: every match is a candidate, so gather them all and keep the `wanted`
             //     newest and whatever is published at the same time as the last of them (ties by id).
-            var matches: [Point] = []
-            for cell in touched {
-                for point in cell.points where isKept(point) && isWithinRadius(point, dot: dot(point)) { matches.append(point) }
+            var matches: [(point: Point, publishedAt: Double)] = []
+            for (_, cell) in touched {
+                for (index, point) in cell.points.enumerated() where isKept(cell, index) && isWithinRadius(point, dot: dot(point)) {
+                    matches.append((point, cell.traits[index].publishedAt))
+                }
             }
             guard !matches.isEmpty else { return Nearest(totalCount: totalCount, leading: []) }
             var times = matches.map(\.publishedAt)
             let wantedTime = Self.select(&times, largest: min(wanted, matches.count))
             let leading = matches.filter { $0.publishedAt >= wantedTime }.map {
-                NearbyRanking<Int64>.Candidate(key: $0.seq, distanceKm: distanceKm($0))
+                NearbyRanking<Int64>.Candidate(key: $0.point.seq, distanceKm: distanceKm($0.point))
             }
             return Nearest(totalCount: totalCount, leading: leading)
         }
@@ -162,9 +176,9 @@ struct PositionIndex: Sendable {
         touched.sort { $0.nearestKm < $1.nearestKm }
         var gathered: [(dot: Double, point: Point)] = []
         var wantedDot = -Double.infinity  // the dot product of the `wanted`-th nearest so far
-        for cell in touched {
-            if gathered.count >= wanted, cell.nearestKm > Self.distanceKm(dot: wantedDot) + 0.001 { break }
-            for point in cell.points where isKept(point) {
+        for (nearestKm, cell) in touched {
+            if gathered.count >= wanted, nearestKm > Self.distanceKm(dot: wantedDot) + 0.001 { break }
+            for (index, point) in cell.points.enumerated() where isKept(cell, index) {
                 let pointDot = dot(point)
                 if isWithinRadius(point, dot: pointDot) { gathered.append((pointDot, point)) }
             }
@@ -185,20 +199,20 @@ struct PositionIndex: Sendable {
     }
 
     /// Calls `body` once for each non-empty cell the boxes touch (split boxes share no cell).
-    private func forEachCell(within boxes: [SearchBox], _ body: (GeoCell, [Point]) -> Void) {
+    private func forEachCell(within boxes: [SearchBox], _ body: (GeoCell, Cell) -> Void) {
         for box in boxes {
             let range = GeoCell.range(of: box)
             if range.rows.count * range.columns.count > cells.count {
                 // A wide circle over a sparse index: walk the index instead of the grid.
-                for (cell, points) in cells where range.rows.contains(cell.row) && range.columns.contains(cell.column) {
-                    body(cell, points)
+                for (geoCell, cell) in cells where range.rows.contains(geoCell.row) && range.columns.contains(geoCell.column) {
+                    body(geoCell, cell)
                 }
                 continue
             }
             for row in range.rows {
                 for column in range.columns {
-                    let cell = GeoCell(row: row, column: column)
-                    if let points = cells[cell] { body(cell, points) }
+                    let geoCell = GeoCell(row: row, column: column)
+                    if let cell = cells[geoCell] { body(geoCell, cell) }
                 }
             }
         }
