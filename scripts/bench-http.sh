@@ -33,7 +33,8 @@
 # --soak SECONDS instead loads one default SQLite server for that long with a mix of the listing,
 # nearby and filtered queries while `petspot import` runs beside it every 5 s (1,000 new pets and 200
 # of the earlier ones adopted each time), and prints the requests, every error (HTTP and socket), the
-# imports done and failed, and the server's resident memory (RSS) at the start, the middle and the end.
+# imports done and failed, and the server's resident memory (RSS, and of it its own anonymous memory) at
+# the start, the middle and the end.
 # Needs wrk (Debian: apt-get install wrk) and python3. wrk and the server share this machine's cores:
 # compare ratios, not absolute figures, across machines. Numbers go to standard output; progress to
 # standard error.
@@ -195,7 +196,9 @@ with open(sys.argv[3], "w") as out:
     out.write("local i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format(\"GET\", paths[i])\nend\n")
 PY
     curl -sf "$base/api/pets?lat=52.23&lon=21.01" >/dev/null
-    rss() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status"; }
+    # Resident memory, and of it what is the server's own (anonymous): the rest is the database file,
+    # which SQLite maps into memory and the kernel may drop and read again at will.
+    rss() { awk '/^VmRSS/ { total = $2 } /^RssAnon/ { own = $2 } END { print total "/" own }' "/proc/$1/status"; }
     # The imports beside the load: each adds 1,000 pets and withdraws 200 added earlier.
     (
         # Stopped with TERM: the import in flight stops with it (its transaction is then not committed).
@@ -241,11 +244,12 @@ rate = re.search(r"Requests/sec:\s+([\d.]+)", text)
 http_errors = int((re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text) or [0, 0])[1])
 socket = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
 socket_errors = sum(int(x) for x in socket.groups()) if socket else 0
+socket_detail = f" (connect {socket.group(1)}, read {socket.group(2)}, write {socket.group(3)}, timeout {socket.group(4)}: wrk's 2 s)" if socket_errors else ""
 p50 = re.search(r"^\s*50%\s+(\S+)", text, re.M)
 p99 = re.search(r"^\s*99%\s+(\S+)", text, re.M)
-mib = lambda kb: f"{int(kb) / 1024:.0f} MiB"
+mib = lambda pair: "{:.0f} MiB ({:.0f} MiB its own)".format(*(int(kb) / 1024 for kb in pair.split("/")))
 print(f"requests      {int(requests.group(1)) if requests else 0:,} ({float(rate.group(1)) if rate else 0:,.0f}/s, p50 {p50.group(1) if p50 else '?'}, p99 {p99.group(1) if p99 else '?'})")
-print(f"errors        {http_errors} HTTP, {socket_errors} socket")
+print(f"errors        {http_errors} HTTP, {socket_errors} socket{socket_detail}")
 print(f"imports       {sys.argv[5]} done, {sys.argv[6]} failed")
 print(f"server RSS    start {mib(sys.argv[2])}, middle {mib(sys.argv[3])}, end {mib(sys.argv[4])}")
 sys.exit(1 if http_errors or socket_errors or int(sys.argv[6]) else 0)
