@@ -46,6 +46,12 @@ public func buildApplication(
     app.beforeServerStarts {
         let added = try await store.addDemoPetsIfEmpty(count: demoPets)
         if added > 0 { logger.info("seeded demo pets", metadata: ["count": "\(added)"]) }
+        if let postgres = store as? PostgresAnimalStore {
+            // Not fatal: until an index is built, nearby queries are answered by PostGIS.
+            do { try await postgres.preparePositionIndex() } catch {
+                logger.warning("position index not built at start", metadata: ["reason": "\(PostgresAnimalStoreError.reason(error))"])
+            }
+        }
     }
     return app
 }

@@ -247,6 +247,27 @@ struct PositionIndex: Sendable {
     }
 }
 
+extension PositionIndex.Nearest {
+    /// Whether so few candidates lead that a store reads their whole rows at once (a statement with at
+    /// most 2 × limit + 8 keys: few enough shapes to keep them all prepared) rather than first their
+    /// ids and times, then the page's rows.
+    func isSmall(for query: AnimalQuery) -> Bool { leading.count <= 2 * query.limit + 8 }
+
+    /// The leading candidates at places `query.offset ..< query.offset + query.limit` of the page's
+    /// order: (distance, id), or for `sort=recent` (stored time, newest first, id). `rows` gives each
+    /// one's id and stored time: the stored number itself, since a `Date` made of it may round two
+    /// times into one.
+    func window(of query: AnimalQuery, rows: [Int64: (id: String, publishedAt: Double)]) -> [NearbyRanking<Int64>.Candidate] {
+        let known = leading.compactMap { candidate in rows[candidate.key].map { (candidate, $0.id, $0.publishedAt) } }
+        let ordered = known.sorted { a, b in
+            query.ordering == .recent ? (-a.2, a.1) < (-b.2, b.1) : (a.0.distanceKm, a.1) < (b.0.distanceKm, b.1)
+        }
+        let (end, overflow) = query.offset.addingReportingOverflow(query.limit)
+        let upper = min(overflow ? totalCount : min(end, totalCount), ordered.count)
+        return ordered[min(query.offset, upper)..<upper].map(\.0)
+    }
+}
+
 /// The ``PositionIndex`` of one SQLite store, brought up to the data version of whichever read
 /// transaction asks for it.
 final class PositionIndexCache: Sendable {

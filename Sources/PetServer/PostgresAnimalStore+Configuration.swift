@@ -34,11 +34,17 @@ extension PostgresAnimalStore {
         public var poolSize: Int
         /// How long one store operation (leasing a connection included) may take before it fails.
         public var operationTimeout: Duration
+        /// Whether this replica keeps every pet's position in memory (``PostgresPositionIndex``, about
+        /// 64 bytes a pet) and answers nearby queries with it, or asks PostGIS each time (the
+        /// `position_index` query item, `on` or `off`).
+        public var positionIndex: Bool
+        /// How many entries of the position log a write keeps (tests make it small).
+        var keptLogEntries = 100_000
 
         public init(
             host: String, port: Int = defaultPort, username: String, password: String? = nil, database: String,
             tls: TLSMode = .prefer, schema: String = "public", poolSize: Int = defaultPoolSize,
-            operationTimeout: Duration = .seconds(30)
+            operationTimeout: Duration = .seconds(30), positionIndex: Bool = true
         ) {
             self.host = host
             self.port = port
@@ -49,6 +55,7 @@ extension PostgresAnimalStore {
             self.schema = schema
             self.poolSize = poolSize
             self.operationTimeout = operationTimeout
+            self.positionIndex = positionIndex
         }
 
         /// Reads a `postgres://` (or `postgresql://`) URL.
@@ -86,8 +93,11 @@ extension PostgresAnimalStore {
                         throw invalid("pool_size must be a whole number between 1 and 1000")
                     }
                     poolSize = size
+                case "position_index":
+                    guard let on = ["on": true, "off": false][value] else { throw invalid("position_index must be on or off") }
+                    positionIndex = on
                 default:
-                    throw invalid("unknown parameter \"\(item.name)\" (known: sslmode, schema, pool_size)")
+                    throw invalid("unknown parameter \"\(item.name)\" (known: sslmode, schema, pool_size, position_index)")
                 }
             }
         }

@@ -1,8 +1,10 @@
+import AsyncSupport
 import Foundation
 import Logging
 import PetAPI
 import PetSpotDomain
 import PostgresNIO
+import Synchronization
 
 /// The ``AnimalStore`` for deployments that outgrow one machine: PostgreSQL with PostGIS through a pool of
 /// postgres-nio connections, so any number of stateless API replicas can share one database.
@@ -20,6 +22,8 @@ public struct PostgresAnimalStore: AnimalStore {
     /// The connection pool; a swift-service-lifecycle `Service` that must run while the store is used.
     let client: PostgresClient
     let logger: Logger
+    /// Every pet's position in memory (``PostgresPositionIndex``); nil with `position_index=off`.
+    let positions: PostgresPositionIndex?
 
     /// The schema-qualified table of pets.
     var table: String { "\"\(configuration.schema)\".pet" }
@@ -29,6 +33,8 @@ public struct PostgresAnimalStore: AnimalStore {
     private var goneTable: String { "\"\(configuration.schema)\".pet_gone" }
     /// The schema-qualified table of pets per ``GeoCell``.
     private var cellTable: String { "\"\(configuration.schema)\".pet_cell" }
+    /// The schema-qualified log of position changes (migration 7).
+    private var logTable: String { "\"\(configuration.schema)\".pet_log" }
 
     private static let columns =
         "id, name, species, breed, sex, age_months, description, photo_url, shelter_name, shelter_city, lat, lon, published_at"
@@ -45,6 +51,11 @@ public struct PostgresAnimalStore: AnimalStore {
         self.configuration = configuration
         self.client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: quiet)
         self.logger = quiet
+        self.positions = configuration.positionIndex
+            ? PostgresPositionIndex(
+                table: "\"\(configuration.schema)\".pet", log: "\"\(configuration.schema)\".pet_log", logger: quiet
+            )
+            : nil
     }
 
     /// Opens the store (see ``init(migrating:logger:)``), runs its pool beside `body`, and closes the
@@ -154,9 +165,22 @@ public struct PostgresAnimalStore: AnimalStore {
                         SELECT count(*) FROM gone
                         """, on: connection)
                 }
+                try await pruneLog(on: connection)
                 return summary
             }
         }
+    }
+
+    /// Drops the log entries older than the last `configuration.keptLogEntries` (whole versions), and moves
+    /// `log_starts_after` past them, inside the caller's write transaction. Writes made elsewhere
+    /// (psql) prune nothing: the next write made here does.
+    private func pruneLog(on connection: PostgresConnection) async throws {
+        try await connection.query("""
+            WITH cut AS (SELECT version FROM \(unescaped: logTable) ORDER BY id DESC OFFSET \(configuration.keptLogEntries) LIMIT 1),
+                 pruned AS (DELETE FROM \(unescaped: logTable) WHERE version <= (SELECT version FROM cut))
+            UPDATE \(unescaped: statsTable) SET log_starts_after = greatest(log_starts_after, (SELECT version FROM cut))
+            WHERE EXISTS (SELECT 1 FROM cut)
+            """, logger: logger)
     }
 
     /// The one number a query answers with (0 when it answers no row).
@@ -198,92 +222,154 @@ public struct PostgresAnimalStore: AnimalStore {
 
     public func snapshot(matching query: AnimalQuery) async throws -> AnimalSnapshot {
         try await withConnection { connection in
-            // One snapshot for the version, the count and the page, as SQLite's read transaction gives
-            // (REPEATABLE READ takes it at the first statement: the version's).
-            try await Self.transaction(on: connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger) {
-                let version = try await count("SELECT version FROM \(unescaped: statsTable)", on: connection)
-                let page = if let center = query.center {
-                    try await nearby(on: connection, center: center, query: query)
-                } else {
-                    try await newest(on: connection, query: query)
+            // Most answers take one statement, which is one snapshot and one round trip: the listing,
+            // and a nearby page ranked by the index as it is, when the statement finds the database
+            // still at the index's version.
+            if query.center == nil, query.filter.keepsAll || positions == nil {
+                return try await newest(on: connection, query: query, filteredCount: nil)
+            }
+            if let center = query.center, let held = positions?.latest,
+               let answer = try await nearby(inOneStatementWith: held, on: connection, center: center, query: query) {
+                return answer
+            }
+            // Otherwise one repeatable-read transaction: the version, then the index at that version
+            // (caught up from the log), the count and the page (REPEATABLE READ takes the snapshot at
+            // the first statement: the version's).
+            return try await Self.transaction(on: connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger) {
+                let stats = try await stats(on: connection)
+                let index = try await positions?.index(at: stats, on: connection)
+                switch (query.center, index) {
+                case let (center?, index?):
+                    return AnimalSnapshot(page: try await nearby(on: connection, center: center, query: query, index: index), dataVersion: stats.version)
+                case let (center?, nil):
+                    return AnimalSnapshot(page: try await nearby(on: connection, center: center, query: query), dataVersion: stats.version)
+                case let (nil, index):
+                    return try await newest(on: connection, query: query, filteredCount: index?.count(mask: query.filter.traitMask))
                 }
-                return AnimalSnapshot(page: page, dataVersion: version)
             }
         }
     }
 
-    private func newest(on connection: PostgresConnection, query: AnimalQuery) async throws -> AnimalPage {
-        // A filter is checked row by row along the newest-first index, and counted by reading the table.
+    /// Builds this replica's position index now (nothing with `position_index=off`), so that the first
+    /// nearby queries do not answer from PostGIS while one of them builds it. The server calls it
+    /// before it accepts connections.
+    public func preparePositionIndex() async throws {
+        guard let positions else { return }
+        try await withConnection { connection in
+            try await Self.transaction(on: connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger) {
+                _ = try await positions.index(at: stats(on: connection), on: connection)
+            }
+        }
+    }
+
+    /// How many times this replica built its position index from every row (catching up from the log
+    /// does not count): for tests and diagnostics.
+    public var positionIndexBuilds: Int { positions?.fullBuilds ?? 0 }
+
+    /// The statistics row as the caller's transaction sees it.
+    private func stats(on connection: PostgresConnection) async throws -> PostgresPositionIndex.Stats {
+        let rows = try await connection.query("SELECT version, pets, log_starts_after FROM \(unescaped: statsTable)", logger: logger)
+        for try await (version, pets, logStartsAfter) in rows.decode((Int, Int, Int).self) {
+            return .init(version: version, pets: pets, logStartsAfter: logStartsAfter)
+        }
+        return .init(version: 0, pets: 0, logStartsAfter: 0)
+    }
+
+    /// The listing without coordinates, in one statement (one snapshot, one round trip): the version,
+    /// the count and the page. A filter is checked row by row along the newest-first index; a filtered
+    /// listing is counted by the position index (`filteredCount`, of the caller's snapshot) or else by
+    /// reading the table.
+    private func newest(on connection: PostgresConnection, query: AnimalQuery, filteredCount: Int?) async throws -> AnimalSnapshot {
         let condition = query.filter.sqlCondition ?? "TRUE"
-        let total = query.filter.keepsAll
-            ? try await count(on: connection)
-            : try await count("SELECT count(*) FROM \(unescaped: table) WHERE \(unescaped: condition)", on: connection)
-        guard query.limit > 0, query.offset < total else { return AnimalPage(animals: [], totalCount: total) }
-        // One row more than the page, to know whether another follows; after a cursor, as SQLite's.
+        // Text of ours only (column names, enum values, a number): nothing from the request.
+        let total = if query.filter.keepsAll {
+            "stats.pets"
+        } else if let filteredCount {
+            "\(filteredCount)"
+        } else {
+            "(SELECT count(*) FROM \(table) WHERE \(condition))"
+        }
+        // The page's columns first (``animal(from:distanceKm:)`` reads them from the start), then the
+        // version and the count: a page without rows still gives one row, of nulls and those two. One
+        // row more than the page, to know whether another follows; after a cursor, as SQLite's.
         let rows: PostgresRowSequence
         if let cursor = query.cursor {
             rows = try await connection.query("""
-                SELECT \(unescaped: Self.columns) FROM \(unescaped: table)
-                WHERE published_at <= \(cursor.publishedAt) AND NOT (published_at = \(cursor.publishedAt) AND id <= \(cursor.id))
-                  AND \(unescaped: condition)
-                ORDER BY published_at DESC, id LIMIT \(query.limit + 1)
+                SELECT page.*, stats.version, \(unescaped: total) FROM \(unescaped: statsTable) AS stats LEFT JOIN LATERAL (
+                    SELECT \(unescaped: Self.columns) FROM \(unescaped: table)
+                    WHERE published_at <= \(cursor.publishedAt) AND NOT (published_at = \(cursor.publishedAt) AND id <= \(cursor.id))
+                      AND \(unescaped: condition)
+                    ORDER BY published_at DESC, id LIMIT \(query.limit + 1)) AS page ON true
                 """, logger: logger)
         } else {
             rows = try await connection.query("""
-                SELECT \(unescaped: Self.columns) FROM \(unescaped: table) WHERE \(unescaped: condition)
-                ORDER BY published_at DESC, id LIMIT \(query.limit + 1) OFFSET \(query.offset)
+                SELECT page.*, stats.version, \(unescaped: total) FROM \(unescaped: statsTable) AS stats LEFT JOIN LATERAL (
+                    SELECT \(unescaped: Self.columns) FROM \(unescaped: table) WHERE \(unescaped: condition)
+                    ORDER BY published_at DESC, id LIMIT \(query.limit + 1) OFFSET \(query.offset)) AS page ON true
                 """, logger: logger)
         }
         var animals: [Animal] = []
         var lastPosition: AnimalCursor?
         var hasMore = false
+        var version = 0
+        var totalCount = 0
         for try await row in rows {
+            let columns = row.makeRandomAccess()
+            version = try columns[13].decode(Int.self)
+            totalCount = try columns[14].decode(Int.self)
+            guard columns[0].bytes != nil else { continue }  // no page row
             if animals.count == query.limit {
                 hasMore = true
                 continue
             }
             animals.append(try Self.animal(from: row, distanceKm: nil))
             // Where the next page would start: the stored time exactly, not one that went through Date.
-            let columns = row.makeRandomAccess()
-            lastPosition = AnimalCursor(
-                publishedAt: try columns["published_at"].decode(Double.self), id: try columns["id"].decode(String.self)
-            )
+            lastPosition = AnimalCursor(publishedAt: try columns[12].decode(Double.self), id: try columns[0].decode(String.self))
         }
-        return AnimalPage(animals: animals, totalCount: total, nextCursor: hasMore ? lastPosition : nil)
+        let page = AnimalPage(animals: animals, totalCount: totalCount, nextCursor: hasMore ? lastPosition : nil)
+        return AnimalSnapshot(page: page, dataVersion: version)
     }
 
     /// Runs `body` on a pooled connection. Fails with ``PostgresAnimalStoreError/timedOut(url:after:)`` when
     /// it takes longer than the operation timeout, or with `timeoutAfterLease: false` (bulk loads) only
     /// when no connection could be had in time: postgres-nio's pool would wait for the server forever.
-    /// Statements are bounded by the server's `statement_timeout` either way.
+    /// Statements are bounded by the server's `statement_timeout` either way. Ends at once when the
+    /// calling task is cancelled.
+    ///
+    /// The trap: the pool's lease ignores cancellation (while PostgreSQL restarts it may wait on for
+    /// minutes), so the work runs in a task of its own that this call stops awaiting at the deadline
+    /// or on cancellation, instead of a task group, which would wait for it to finish. Abandoned, that
+    /// task is cancelled and ends when the pool answers or shuts down.
     func withConnection<Result: Sendable>(
         timeoutAfterLease: Bool = true,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         let timeout = configuration.operationTimeout
         let url = configuration.displayURL
-        let lease = LeaseSignal()
-        return try await withThrowingTaskGroup(of: Result?.self) { group in
-            group.addTask { [client] in
-                try await client.withConnection { connection in
-                    await lease.markLeased()
+        let leased = LeaseFlag()
+        let outcome = Waiters<Swift.Result<Result, any Error>>()
+        let ticket = outcome.join()
+        let work = Task { [client] in
+            do {
+                let result = try await client.withConnection { connection in
+                    leased.value.withLock { $0 = true }
                     return try await body(connection)
                 }
+                outcome.resume(ticket, returning: .success(result))
+            } catch {
+                outcome.resume(ticket, returning: .failure(error))
             }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                let leased = await lease.isLeased
-                if timeoutAfterLease || !leased {
-                    throw PostgresAnimalStoreError.timedOut(url: url, after: timeout)
-                }
-                return nil
-            }
-            defer { group.cancelAll() }
-            while let next = try await group.next() {
-                if let result = next { return result }
-            }
-            throw CancellationError()
         }
+        let deadline = Task {
+            try await Task.sleep(for: timeout)
+            if timeoutAfterLease || !leased.value.withLock({ $0 }) {
+                outcome.resume(ticket, returning: .failure(PostgresAnimalStoreError.timedOut(url: url, after: timeout)))
+            }
+        }
+        let result = await outcome.wait(ticket, cancelled: .failure(CancellationError()))
+        deadline.cancel()
+        work.cancel()  // a no-op when it finished; otherwise it is abandoned
+        return try result.get()
     }
 
     /// Runs `body` between `begin` and `COMMIT`, rolling back when it throws; rethrows `body`'s own error.
@@ -318,12 +404,8 @@ public struct PostgresAnimalStore: AnimalStore {
 }
 
 /// Whether an operation has got its connection yet.
-private actor LeaseSignal {
-    private(set) var isLeased = false
-
-    func markLeased() {
-        isLeased = true
-    }
+private final class LeaseFlag: Sendable {
+    let value = Mutex(false)
 }
 
 // MARK: - Insert
@@ -363,7 +445,8 @@ extension PostgresAnimalStore {
                 if !batch.isEmpty {
                     added += try await insertBatch(batch, startingAt: start, skippingExistingIDs: skippingExistingIDs, on: connection)
                 }
-                // The triggers of migration 5 have counted the rows, per cell too, and moved the data version.
+                // The triggers have counted the rows, per cell too, moved the data version and logged the positions.
+                try await pruneLog(on: connection)
                 return added
             }
         }
@@ -513,6 +596,82 @@ extension PostgresAnimalStore {
             return animal
         }
         return AnimalPage(animals: page, totalCount: total)
+    }
+
+    /// A nearby query counted and ranked by the replica's position index, in the caller's transaction:
+    /// the database reads only the rows of the pets that can make the page, by their `seq`.
+    private func nearby(
+        on connection: PostgresConnection, center: GeoCoordinate, query: AnimalQuery, index: PositionIndex
+    ) async throws -> AnimalPage {
+        let nearest = Self.nearest(in: index, center: center, query: query)
+        guard query.offset < nearest.totalCount else { return AnimalPage(animals: [], totalCount: nearest.totalCount) }
+        if nearest.isSmall(for: query) {
+            let (whole, _) = try await rows(nearest.leading.map(\.key), of: nearest, on: connection)
+            return Self.page(nearest, query: query, rows: whole)
+        }
+        // Ids and times first, then the rows of the page alone.
+        var positions: [Int64: (id: String, publishedAt: Double)] = [:]
+        let keyed = try await connection.query(
+            "SELECT seq, id, published_at FROM \(unescaped: table) WHERE seq = ANY(\(nearest.leading.map(\.key)))", logger: logger
+        )
+        for try await (seq, id, publishedAt) in keyed.decode((Int64, String, Double).self) {
+            positions[seq] = (id, publishedAt)
+        }
+        let window = nearest.window(of: query, rows: positions)
+        let (page, _) = try await rows(window.map(\.key), of: nearest, on: connection)
+        return AnimalPage(animals: window.compactMap { page[$0.key]?.animal }, totalCount: nearest.totalCount)
+    }
+
+    /// The nearby page as `index` ranks it, its rows read in one statement with the version: nil when
+    /// that version is not the index's (the database moved on), or when the page needs two reads.
+    private func nearby(
+        inOneStatementWith index: PositionIndex, on connection: PostgresConnection, center: GeoCoordinate, query: AnimalQuery
+    ) async throws -> AnimalSnapshot? {
+        let nearest = Self.nearest(in: index, center: center, query: query)
+        guard nearest.isSmall(for: query) else { return nil }
+        let keys = query.offset < nearest.totalCount ? nearest.leading.map(\.key) : []
+        let (whole, version) = try await rows(keys, of: nearest, on: connection)
+        guard version == index.version else { return nil }
+        return AnimalSnapshot(page: Self.page(nearest, query: query, rows: whole), dataVersion: index.version)
+    }
+
+    private static func nearest(in index: PositionIndex, center: GeoCoordinate, query: AnimalQuery) -> PositionIndex.Nearest {
+        let (needed, overflow) = query.offset.addingReportingOverflow(query.limit)
+        return index.nearest(
+            center: center, radiusKm: query.radiusKm, mask: query.filter.traitMask, order: query.ordering,
+            offset: query.offset, needed: overflow ? .max : needed
+        )
+    }
+
+    /// The page out of the whole rows of every leading candidate.
+    private static func page(
+        _ nearest: PositionIndex.Nearest, query: AnimalQuery, rows: [Int64: (animal: Animal, publishedAt: Double)]
+    ) -> AnimalPage {
+        let window = nearest.window(of: query, rows: rows.mapValues { ($0.animal.id, $0.publishedAt) })
+        return AnimalPage(animals: window.compactMap { rows[$0.key]?.animal }, totalCount: nearest.totalCount)
+    }
+
+    /// The rows of `keys` (with their distances and stored times) and the data version, in one statement.
+    private func rows(
+        _ keys: [Int64], of nearest: PositionIndex.Nearest, on connection: PostgresConnection
+    ) async throws -> (rows: [Int64: (animal: Animal, publishedAt: Double)], version: Int) {
+        let distances = Dictionary(uniqueKeysWithValues: nearest.leading.map { ($0.key, $0.distanceKm) })
+        // The row's columns first (``animal(from:distanceKm:)`` reads them from the start); without a
+        // match the left join still gives the version, beside nulls.
+        let result = try await connection.query("""
+            SELECT \(unescaped: Self.columns), seq, stats.version
+            FROM \(unescaped: statsTable) AS stats LEFT JOIN \(unescaped: table) ON seq = ANY(\(keys))
+            """, logger: logger)
+        var rows: [Int64: (Animal, Double)] = [:]
+        var version = 0
+        for try await row in result {
+            let columns = row.makeRandomAccess()
+            version = try columns[14].decode(Int.self)
+            guard columns[13].bytes != nil else { continue }
+            let seq = try columns[13].decode(Int64.self)
+            rows[seq] = (try Self.animal(from: row, distanceKm: distances[seq]), try columns[12].decode(Double.self))
+        }
+        return (rows, version)
     }
 
     /// A nearby query with a filter or newest first: every pet in the circle that the filter keeps is

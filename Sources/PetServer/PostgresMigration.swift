@@ -62,10 +62,25 @@ enum PostgresMigration {
             (4, "data versions start at a random number", [
                 "UPDATE \"\(schema)\".pet_stats SET version = version + floor(random() * 281474976710656)::bigint",
             ]),
-            (5, "the pet count, the per-cell counts and the data version kept by triggers", countTriggers(schema: schema)),
+            (5, "the pet count, the per-cell counts and the data version kept by triggers", countTriggers(schema: schema, logging: false)),
             (6, "pets that left the listings", [
                 "CREATE TABLE \"\(schema)\".pet_gone (id text COLLATE \"C\" PRIMARY KEY, status text NOT NULL)",
             ]),
+            (7, "a log of every position change, so that API replicas keep a position index in memory", [
+                // Rows get a number the index holds them by (an id may be any text).
+                "ALTER TABLE \(table) ADD COLUMN seq bigint GENERATED ALWAYS AS IDENTITY",
+                "CREATE UNIQUE INDEX pet_seq ON \(table) (seq)",
+                """
+                CREATE TABLE \"\(schema)\".pet_log (
+                    id bigserial PRIMARY KEY, version bigint NOT NULL, seq bigint NOT NULL, listed boolean NOT NULL,
+                    lat double precision NOT NULL, lon double precision NOT NULL, published_at double precision,
+                    species text, sex text, age_months integer)
+                """,
+                "CREATE INDEX pet_log_version ON \"\(schema)\".pet_log (version)",
+                // The log starts now: an index of an older version rebuilds.
+                "ALTER TABLE \"\(schema)\".pet_stats ADD COLUMN log_starts_after bigint NOT NULL DEFAULT 0",
+                "UPDATE \"\(schema)\".pet_stats SET log_starts_after = version",
+            ] + countTriggers(schema: schema, logging: true)),
         ]
     }
 
@@ -77,10 +92,17 @@ enum PostgresMigration {
     ///
     /// Every function updates `pet_stats` first: its one row then orders concurrent writers, so two of
     /// them never hold cells the other waits for (a deadlock); cell rows are changed in key order.
-    private static func countTriggers(schema: String) -> [String] {
+    ///
+    /// With `logging` (migration 7, which replaces the functions of migration 5) each statement also
+    /// appends to `pet_log` the positions it removed and added, under the version it moved
+    /// `pet_stats` to. The row lock on `pet_stats` is held to the end of the writer's transaction, so
+    /// versions (and the log's ids, taken after the lock) commit in order: a reader whose snapshot
+    /// shows version V sees every entry up to V and none after, which is what lets a replica catch up.
+    private static func countTriggers(schema: String, logging: Bool) -> [String] {
         let table = "\"\(schema)\".pet"
         let cells = "\"\(schema)\".pet_cell"
         let stats = "\"\(schema)\".pet_stats"
+        let log = "\"\(schema)\".pet_log"
         /// Adds `delta` (a query of cell_row, cell_col, n) to the cells, in key order; n may be negative.
         func change(_ delta: String) -> String {
             """
@@ -89,44 +111,69 @@ enum PostgresMigration {
                 ON CONFLICT (cell_row, cell_col) DO UPDATE SET pets = \(cells).pets + excluded.pets;
             """
         }
+        /// The version update, which also keeps the new version in `moved` when logging.
+        func bump(_ assignments: String) -> String {
+            "UPDATE \(stats) SET \(assignments)\(logging ? " RETURNING version INTO moved" : "");"
+        }
+        /// Appends the rows of `rows` to the log, as listed (added) or not (removed), when logging.
+        func logged(_ rows: String, listed: Bool) -> String {
+            guard logging else { return "" }
+            let fields = listed ? "true, lat, lon, published_at, species, sex, age_months" : "false, lat, lon, NULL, NULL, NULL, NULL"
+            return """
+
+                INSERT INTO \(log) (version, seq, listed, lat, lon, published_at, species, sex, age_months)
+                    SELECT moved, seq, \(fields) FROM \(rows) ORDER BY seq;
+                """
+        }
         func function(_ name: String, guardedBy rows: String?, _ body: String) -> String {
             let checked = rows.map { "IF EXISTS (SELECT 1 FROM \($0)) THEN\n\(body)\nEND IF;" } ?? body
             return """
-                CREATE FUNCTION "\(schema)".\(name)() RETURNS trigger LANGUAGE plpgsql AS $body$
-                BEGIN
+                CREATE \(logging ? "OR REPLACE " : "")FUNCTION "\(schema)".\(name)() RETURNS trigger LANGUAGE plpgsql AS $body$
+                \(logging ? "DECLARE moved bigint;\n" : "")BEGIN
                     \(checked)
                     RETURN NULL;
                 END
                 $body$
                 """
         }
+        let functions = [
+            function("pet_inserted", guardedBy: "added", """
+                \(bump("pets = pets + (SELECT count(*) FROM added), version = version + 1"))
+                \(change("SELECT cell_row, cell_col, count(*) AS n FROM added GROUP BY cell_row, cell_col"))\(logged("added", listed: true))
+                """),
+            function("pet_deleted", guardedBy: "gone", """
+                \(bump("pets = pets - (SELECT count(*) FROM gone), version = version + 1"))
+                \(change("SELECT cell_row, cell_col, -count(*) AS n FROM gone GROUP BY cell_row, cell_col"))\(logged("gone", listed: false))
+                """),
+            // One net change per cell: a rename changes no cell, a move two. The log removes every old
+            // row before it adds the new ones.
+            function("pet_updated", guardedBy: "new_rows", """
+                \(bump("version = version + 1"))
+                \(change("""
+                    SELECT cell_row, cell_col, sum(n) AS n FROM (
+                        SELECT cell_row, cell_col, -1 AS n FROM old_rows UNION ALL SELECT cell_row, cell_col, 1 FROM new_rows
+                    ) AS moves GROUP BY cell_row, cell_col
+                    """))\(logged("old_rows", listed: false))\(logged("new_rows", listed: true))
+                """),
+            // The log cannot say what a truncation removed: it starts again, and indexes rebuild.
+            function("pet_truncated", guardedBy: nil, logging ? """
+                UPDATE \(stats) SET pets = 0, version = version + 1, log_starts_after = version + 1;
+                DELETE FROM \(cells);
+                DELETE FROM \(log);
+                """ : """
+                UPDATE \(stats) SET pets = 0, version = version + 1;
+                DELETE FROM \(cells);
+                """),
+        ]
+        // Migration 7 replaces the functions; the triggers and the counts are those of migration 5.
+        if logging { return functions }
         return [
             // No other replica writes while the counts are made true to the table and the triggers take over.
             "LOCK TABLE \(table) IN SHARE ROW EXCLUSIVE MODE",
             "UPDATE \(stats) SET pets = (SELECT count(*) FROM \(table))",
             "DELETE FROM \(cells)",
             "INSERT INTO \(cells) SELECT cell_row, cell_col, count(*) FROM \(table) GROUP BY cell_row, cell_col",
-            function("pet_inserted", guardedBy: "added", """
-                UPDATE \(stats) SET pets = pets + (SELECT count(*) FROM added), version = version + 1;
-                \(change("SELECT cell_row, cell_col, count(*) AS n FROM added GROUP BY cell_row, cell_col"))
-                """),
-            function("pet_deleted", guardedBy: "gone", """
-                UPDATE \(stats) SET pets = pets - (SELECT count(*) FROM gone), version = version + 1;
-                \(change("SELECT cell_row, cell_col, -count(*) AS n FROM gone GROUP BY cell_row, cell_col"))
-                """),
-            // One net change per cell: a rename changes no cell, a move two.
-            function("pet_updated", guardedBy: "new_rows", """
-                UPDATE \(stats) SET version = version + 1;
-                \(change("""
-                    SELECT cell_row, cell_col, sum(n) AS n FROM (
-                        SELECT cell_row, cell_col, -1 AS n FROM old_rows UNION ALL SELECT cell_row, cell_col, 1 FROM new_rows
-                    ) AS moves GROUP BY cell_row, cell_col
-                    """))
-                """),
-            function("pet_truncated", guardedBy: nil, """
-                UPDATE \(stats) SET pets = 0, version = version + 1;
-                DELETE FROM \(cells);
-                """),
+        ] + functions + [
             "CREATE TRIGGER pet_inserted AFTER INSERT ON \(table) REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION \"\(schema)\".pet_inserted()",
             "CREATE TRIGGER pet_deleted AFTER DELETE ON \(table) REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION \"\(schema)\".pet_deleted()",
             "CREATE TRIGGER pet_updated AFTER UPDATE ON \(table) REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION \"\(schema)\".pet_updated()",

@@ -400,63 +400,32 @@ extension SQLiteAnimalStore {
             offset: query.offset, needed: overflow ? .max : needed
         )
         guard query.offset < nearest.totalCount else { return AnimalPage(animals: [], totalCount: nearest.totalCount) }
-        return try page(db, leading: nearest.leading, query: query, totalCount: nearest.totalCount)
-    }
-
-    /// The requested page out of the candidates for the first `offset + limit` places.
-    private static func page(
-        _ db: Database, leading: [NearbyRanking<Int64>.Candidate], query: AnimalQuery, totalCount: Int
-    ) throws -> AnimalPage {
-        let end = min(totalCount, query.offset + query.limit)
-        if leading.count <= 2 * query.limit + 8 {
-            return try smallPage(db, leading: leading, query: query, end: end, totalCount: totalCount)
+        let distances = Dictionary(uniqueKeysWithValues: nearest.leading.map { ($0.key, $0.distanceKm) })
+        func rows(_ keys: [Int64]) throws -> [Int64: (animal: Animal, publishedAt: Double)] {
+            let sql = "SELECT \(columns), seq FROM pet WHERE seq IN (\(databaseQuestionMarks(count: keys.count)))"
+            var rows: [Int64: (Animal, Double)] = [:]
+            for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(keys)) {
+                let seq: Int64 = row[13]
+                rows[seq] = (try animal(from: row, distanceKm: distances[seq]), row[12])
+            }
+            return rows
         }
-        // Order by (distance or newest first, id), then keep this page.
+        if nearest.isSmall(for: query) {
+            let whole = try rows(nearest.leading.map(\.key))
+            let window = nearest.window(of: query, rows: whole.mapValues { ($0.animal.id, $0.publishedAt) })
+            return AnimalPage(animals: window.compactMap { whole[$0.key]?.animal }, totalCount: nearest.totalCount)
+        }
+        // Ids and times first, then the rows of the page alone.
         var positions: [Int64: (id: String, publishedAt: Double)] = [:]
-        for chunk in stride(from: 0, to: leading.count, by: 10_000) {
-            let keys = leading[chunk..<min(leading.count, chunk + 10_000)].map(\.key)
+        for chunk in stride(from: 0, to: nearest.leading.count, by: 10_000) {
+            let keys = nearest.leading[chunk..<min(nearest.leading.count, chunk + 10_000)].map(\.key)
             let sql = "SELECT seq, id, published_at FROM pet WHERE seq IN (\(databaseQuestionMarks(count: keys.count)))"
             for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(keys)) {
                 positions[row[0]] = (row[1], row[2])
             }
         }
-        let ordered = leading.sorted { first, second in
-            let a = positions[first.key] ?? ("", 0)
-            let b = positions[second.key] ?? ("", 0)
-            return query.ordering == .recent
-                ? (-a.publishedAt, a.id) < (-b.publishedAt, b.id)
-                : (first.distanceKm, a.id) < (second.distanceKm, b.id)
-        }
-        let window = ordered[query.offset..<min(end, ordered.count)]
-        let distances = Dictionary(uniqueKeysWithValues: window.map { ($0.key, $0.distanceKm) })
-        let sql = "SELECT \(columns), seq FROM pet WHERE seq IN (\(databaseQuestionMarks(count: window.count)))"
-        var animals: [Int64: Animal] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(window.map(\.key))) {
-            let seq: Int64 = row[13]
-            animals[seq] = try animal(from: row, distanceKm: distances[seq])
-        }
-        return AnimalPage(animals: window.compactMap { animals[$0.key] }, totalCount: totalCount)
-    }
-
-    /// The page when few candidates lead: read them whole at once, order by (distance, id), cut.
-    private static func smallPage(
-        _ db: Database, leading: [NearbyRanking<Int64>.Candidate], query: AnimalQuery, end: Int, totalCount: Int
-    ) throws -> AnimalPage {
-        let distances = Dictionary(uniqueKeysWithValues: leading.map { ($0.key, $0.distanceKm) })
-        // At most 2 × limit + 8 placeholders: few enough statements to keep them all prepared.
-        let sql = "SELECT \(columns), seq FROM pet WHERE seq IN (\(databaseQuestionMarks(count: leading.count)))"
-        // Newest first compares the stored times themselves (a `Date` made of them may round two into one).
-        var animals: [(animal: Animal, publishedAt: Double)] = []
-        for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(leading.map(\.key))) {
-            let seq: Int64 = row[13]
-            animals.append((try animal(from: row, distanceKm: distances[seq]), row[12]))
-        }
-        if query.ordering == .recent {
-            animals.sort { (-$0.publishedAt, $0.animal.id) < (-$1.publishedAt, $1.animal.id) }
-        } else {
-            animals.sort { ($0.animal.distanceKm ?? 0, $0.animal.id) < ($1.animal.distanceKm ?? 0, $1.animal.id) }
-        }
-        let window = animals[min(query.offset, animals.count)..<min(end, animals.count)]
-        return AnimalPage(animals: window.map(\.animal), totalCount: totalCount)
+        let window = nearest.window(of: query, rows: positions)
+        let page = try rows(window.map(\.key))
+        return AnimalPage(animals: window.compactMap { page[$0.key]?.animal }, totalCount: nearest.totalCount)
     }
 }

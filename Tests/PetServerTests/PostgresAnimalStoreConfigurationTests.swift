@@ -4,7 +4,7 @@ import Testing
 @Suite struct PostgresAnimalStoreConfigurationTests {
     @Test func givenFullURL_whenParsing_thenEveryPartIsRead() throws {
         let configuration = try PostgresAnimalStore.Configuration(
-            url: "postgres://pets%40app:p%3Ass@db.example.com:6432/petspot?sslmode=require&schema=pets_eu&pool_size=25"
+            url: "postgres://pets%40app:p%3Ass@db.example.com:6432/petspot?sslmode=require&schema=pets_eu&pool_size=25&position_index=off"
         )
         #expect(configuration.host == "db.example.com")
         #expect(configuration.port == 6432)
@@ -14,6 +14,7 @@ import Testing
         #expect(configuration.tls == .require)
         #expect(configuration.schema == "pets_eu")
         #expect(configuration.poolSize == 25)
+        #expect(configuration.positionIndex == false)
         #expect(configuration.displayURL == "postgres://pets@app@db.example.com:6432/petspot")
     }
 
@@ -24,6 +25,7 @@ import Testing
         #expect(configuration.tls == .prefer)
         #expect(configuration.schema == "public")
         #expect(configuration.poolSize == PostgresAnimalStore.Configuration.defaultPoolSize)
+        #expect(configuration.positionIndex == true)
     }
 
     @Test(arguments: [
@@ -34,6 +36,7 @@ import Testing
         ("postgres://petspot@localhost/pets?sslmode=sometimes", "sslmode must be one of disable, prefer, require, verify-full"),
         ("postgres://petspot@localhost/pets?schema=Drop%20Table", "schema must be a lower-case SQL identifier"),
         ("postgres://petspot@localhost/pets?pool_size=0", "pool_size must be a whole number between 1 and 1000"),
+        ("postgres://petspot@localhost/pets?position_index=yes", "position_index must be on or off"),
         ("postgres://petspot@localhost/pets?timeout=3", "unknown parameter \"timeout\""),
         ("mysql://petspot@localhost/pets", "expected postgres://USER@HOST:PORT/DATABASE"),
     ])

@@ -4,16 +4,18 @@ import Logging
 import FoundationNetworking
 #endif
 import PetAPI
-import PetServer
+@testable import PetServer
 import PetSpotDomain
+import Synchronization
 import Testing
 
 /// The store contract and PostgreSQL's own behaviour, against the server of `PETSPOT_POSTGRES_URL`.
 @Suite(.enabled(if: PostgresTestDatabase.shouldRun, PostgresTestDatabase.skipMessage), .timeLimit(.minutes(1)))
 struct PostgresAnimalStoreTests {
-    @Test(arguments: AnimalStoreContract.allCases)
-    func givenFreshSchema_whenContractCaseRuns_thenItHolds(_ contractCase: AnimalStoreContract) async throws {
-        try await PostgresTestDatabase.withFreshStore { store async throws in
+    /// Each case twice: nearby queries answered by the replica's position index, and by PostGIS.
+    @Test(arguments: AnimalStoreContract.allCases, [true, false])
+    func givenFreshSchema_whenContractCaseRuns_thenItHolds(_ contractCase: AnimalStoreContract, positionIndex: Bool) async throws {
+        try await PostgresTestDatabase.withFreshStore(positionIndex: positionIndex) { store async throws in
             try await contractCase.run(on: store)
         }
     }
@@ -89,10 +91,95 @@ struct PostgresAnimalStoreTests {
             #expect(page.animals.map(\.id) == ["d"])
             #expect(page.totalCount == 1)
             #expect(try await store.animals(matching: AnimalQuery()).totalCount == 3)
+            // The position index followed every write from the log, without building again.
+            #expect(store.positionIndexBuilds == 1)
             try await PostgresTestDatabase.execute("TRUNCATE \(table)")
             #expect(try await store.count() == 0)
             #expect(try await store.dataVersion() != version)
             #expect(try await store.animals(matching: warsaw).totalCount == 0)
+            #expect(store.positionIndexBuilds == 2)  // a truncation is not logged row by row
+        }
+    }
+
+    @Test func givenTwoReplicas_whenOneWrites_thenTheOtherAnswersFromItsCaughtUpIndexAsPostGISDoes() async throws {
+        try await PostgresTestDatabase.withFreshStore { writer async throws in
+            let animals = DemoPetGenerator().animals(count: 2_000)
+            try await writer.insert(animals)
+            var plain = writer.configuration
+            plain.positionIndex = false
+            try await PostgresAnimalStore.withStore(writer.configuration) { replica in
+                try await PostgresAnimalStore.withStore(plain) { postgis in
+                    let queries = AnimalStoreBenchmark.centers(count: 6).flatMap { center in
+                        [AnimalQuery(center: center, radiusKm: 30, limit: 25), AnimalQuery(center: center, radiusKm: 300, limit: 10, page: 3),
+                         AnimalQuery(center: center, filter: AnimalFilter(species: [.dog]), sort: .recent)]
+                    } + [AnimalQuery(filter: AnimalFilter(species: [.cat], ageBands: [.baby]))]
+                    func expectSameAnswers(_ step: String) async throws {
+                        for query in queries {
+                            #expect(try await replica.snapshot(matching: query) == postgis.snapshot(matching: query), "\(step): \(query)")
+                        }
+                    }
+                    try await expectSameAnswers("before")
+                    var moved = animals[7]
+                    moved.location = animals[1_500].location
+                    var renamed = animals[8]
+                    renamed.name = "Renamed"
+                    renamed.species = .cat
+                    let summary = try await writer.apply([
+                        .listed(moved), .listed(renamed), .withdrawn(id: animals[9].id, .adopted),
+                        .listed(try AnimalFixtures.animal("new", lat: animals[3].location.latitude, lon: animals[3].location.longitude)),
+                    ], sync: false)
+                    #expect(summary == ImportSummary(added: 1, updated: 2, withdrawn: 1))
+                    try await expectSameAnswers("after one import")
+                    _ = try await writer.apply(animals.prefix(500).map { .listed($0) }, sync: true)
+                    try await expectSameAnswers("after a sync")
+                    #expect(replica.positionIndexBuilds == 1)
+                }
+            }
+        }
+    }
+
+    @Test func givenAReplicaFurtherBehindThanTheKeptLog_whenItReads_thenItBuildsAgainAndAnswersRight() async throws {
+        try await PostgresTestDatabase.withFreshStore { reader async throws in
+            let warsaw = AnimalQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01))
+            try await reader.insert([try AnimalFixtures.animal("a", lat: 52.231, lon: 21.01)])
+            #expect(try await reader.animals(matching: warsaw).totalCount == 1)
+            var pruning = reader.configuration
+            pruning.keptLogEntries = 1
+            try await PostgresAnimalStore.withStore(pruning) { writer in
+                for id in ["b", "c", "d"] {
+                    try await writer.insert([try AnimalFixtures.animal(id, lat: 52.232, lon: 21.01)])
+                }
+                #expect(try await reader.animals(matching: warsaw).totalCount == 4)
+                #expect(reader.positionIndexBuilds == 2)
+                try await writer.insert([try AnimalFixtures.animal("e", lat: 52.233, lon: 21.01)])
+                #expect(try await reader.animals(matching: warsaw).totalCount == 5)
+                #expect(reader.positionIndexBuilds == 2)  // one entry behind: the kept one
+            }
+        }
+    }
+
+    @Test func givenWorkThatIgnoresCancellation_whenItOutlivesTheTimeout_thenTheCallerGetsTimedOutWithoutWaiting() async throws {
+        try await PostgresTestDatabase.withFreshStore { fresh async throws in
+            var configuration = fresh.configuration
+            configuration.operationTimeout = .milliseconds(200)
+            try await PostgresAnimalStore.withStore(configuration) { store in
+                // Opened only after the call returned: a caller that waited for the work would never return.
+                let stuck = StuckWork()
+                await #expect(throws: PostgresAnimalStoreError.timedOut(url: configuration.displayURL, after: .milliseconds(200))) {
+                    try await store.withConnection { _ in await stuck.wait() }
+                }
+                let error = await withTaskGroup(of: (any Error)?.self) { group in
+                    group.addTask {
+                        do { try await store.withConnection(timeoutAfterLease: false) { _ in await stuck.wait() } } catch { return error }
+                        return nil
+                    }
+                    await stuck.untilWaiting(2)
+                    group.cancelAll()
+                    return await group.next() ?? nil
+                }
+                #expect(error is CancellationError)
+                stuck.release()
+            }
         }
     }
 
@@ -175,5 +262,43 @@ struct PostgresServingTests {
         #expect(count == PetServerConfiguration.defaultDemoPetCount)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self).contains(#""id":"demo-000001""#))
+    }
+}
+
+/// Work that ignores cancellation, as a lease or a query on a connection that hangs may: it ends only
+/// when ``release()`` is called.
+private final class StuckWork: Sendable {
+    private let state = Mutex<(waiting: [CheckedContinuation<Void, Never>], arrived: Int, watchers: [(Int, CheckedContinuation<Void, Never>)])>(([], 0, []))
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state in
+                state.waiting.append(continuation)
+                state.arrived += 1
+                let ready = state.watchers.filter { $0.0 <= state.arrived }.map(\.1)
+                state.watchers.removeAll { $0.0 <= state.arrived }
+                return ready
+            }
+            ready.forEach { $0.resume() }
+        }
+    }
+
+    /// Returns once `count` calls of ``wait()`` have arrived in all.
+    func untilWaiting(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state in
+                if state.arrived >= count { return true }
+                state.watchers.append((count, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    func release() {
+        state.withLock { state in
+            defer { state.waiting = [] }
+            return state.waiting
+        }.forEach { $0.resume() }
     }
 }

@@ -38,10 +38,13 @@ enum PostgresTestDatabase {
         return try PostgresAnimalStore.Configuration(url: url)
     }
 
-    /// A store in a new, empty schema of its own, dropped after `body`.
-    static func withFreshStore<Result: Sendable>(_ body: (PostgresAnimalStore) async throws -> Result) async throws -> Result {
+    /// A store in a new, empty schema of its own, dropped after `body`; `positionIndex` as in its configuration.
+    static func withFreshStore<Result: Sendable>(
+        positionIndex: Bool = true, _ body: (PostgresAnimalStore) async throws -> Result
+    ) async throws -> Result {
         var configuration = try configuration()
         configuration.schema = uniqueName("petspot_test")
+        configuration.positionIndex = positionIndex
         do {
             let result = try await PostgresAnimalStore.withStore(configuration) { try await body($0) }
             try await execute(#"DROP SCHEMA "\#(configuration.schema)" CASCADE"#)

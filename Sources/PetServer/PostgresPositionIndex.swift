@@ -1,0 +1,131 @@
+import Logging
+import PetAPI
+import PetSpotDomain
+import PostgresNIO
+import Synchronization
+
+/// The ``PositionIndex`` of one PostgreSQL store, that is of one API replica: every pet's position in
+/// memory, so that a nearby query is counted and ranked here and the database reads only the page's
+/// rows, as with SQLite.
+///
+/// PostgreSQL stays the source of truth. Each read brings the index to the data version of its own
+/// transaction from the database's log of position changes (`pet_log`, written by the triggers of
+/// migration 7), so a replica answers exactly what the database holds in that snapshot: there is no
+/// interval in which it lags. One read at a time builds or catches up; the reads that come meanwhile
+/// answer from the database (``PostgresAnimalStore``'s query by PostGIS), as do reads whose snapshot
+/// is older than the index. A restarted database changes nothing here: the next read catches up.
+final class PostgresPositionIndex: Sendable {
+    /// What a read transaction sees of the statistics row.
+    struct Stats: Sendable {
+        var version: Int
+        var pets: Int
+        /// The log holds every change after this version (older entries are pruned).
+        var logStartsAfter: Int
+    }
+
+    private enum Plan {
+        case use(PositionIndex)
+        case answerFromDatabase
+        case catchUp(from: PositionIndex)
+        case build
+    }
+
+    private struct State {
+        var latest: PositionIndex?
+        var busy = false
+        var fullBuilds = 0
+    }
+
+    private let state = Mutex(State())
+    private let table: String
+    private let log: String
+    private let logger: Logger
+
+    init(table: String, log: String, logger: Logger) {
+        self.table = table
+        self.log = log
+        self.logger = logger
+    }
+
+    /// The index as the last read left it, whatever version the database is at now.
+    var latest: PositionIndex? { state.withLock { $0.latest } }
+
+    /// How many times the index was built from every row, the first time included: for tests and
+    /// diagnostics, since catching up is what should happen.
+    var fullBuilds: Int { state.withLock { $0.fullBuilds } }
+
+    /// The index at `stats.version`, read on `connection` inside the caller's repeatable-read
+    /// transaction (the one `stats` was read in); nil when the caller must answer from the database.
+    func index(at stats: Stats, on connection: PostgresConnection) async throws -> PositionIndex? {
+        let plan = state.withLock { state -> Plan in
+            if let latest = state.latest, latest.version == stats.version { return .use(latest) }
+            if state.busy { return .answerFromDatabase }
+            // A snapshot older than the index (or a database recreated with lower versions: the next
+            // newer read rebuilds) cannot be answered by it.
+            if let latest = state.latest, latest.version > stats.version { return .answerFromDatabase }
+            state.busy = true
+            if let latest = state.latest, latest.version >= stats.logStartsAfter { return .catchUp(from: latest) }
+            return .build
+        }
+        let held: PositionIndex?
+        switch plan {
+        case .use(let latest): return latest
+        case .answerFromDatabase: return nil
+        case .catchUp(let latest): held = latest
+        case .build: held = nil
+        }
+        do {
+            var index: PositionIndex
+            if var caughtUp = held, try await applyLog(after: caughtUp.version, to: &caughtUp, on: connection),
+               caughtUp.count == stats.pets {
+                index = caughtUp
+            } else {
+                index = try await build(stats, on: connection)
+            }
+            index.version = stats.version
+            let kept = index
+            state.withLock { state in
+                state.busy = false
+                if (state.latest?.version ?? .min) <= kept.version { state.latest = kept }
+            }
+            return index
+        } catch {
+            state.withLock { $0.busy = false }
+            throw error
+        }
+    }
+
+    /// Every row's position, read in the caller's snapshot.
+    private func build(_ stats: Stats, on connection: PostgresConnection) async throws -> PositionIndex {
+        state.withLock { $0.fullBuilds += 1 }
+        var index = PositionIndex(version: stats.version)
+        let rows = try await connection.query(
+            "SELECT seq, lat, lon, published_at, \(unescaped: AnimalFilter.traitsSQL) FROM \(unescaped: table)", logger: logger
+        )
+        for try await (seq, lat, lon, publishedAt, traits) in rows.decode((Int64, Double, Double, Double, Int).self) {
+            index.add(seq: seq, lat: lat, lon: lon, publishedAt: publishedAt, traits: UInt8(clamping: traits))
+        }
+        if index.count != stats.pets {
+            logger.warning("pet_stats disagrees with the pet table", metadata: ["counted": "\(stats.pets)", "rows": "\(index.count)"])
+        }
+        return index
+    }
+
+    /// Replays the log entries after `version` that the snapshot shows; false when one names a
+    /// position the index does not hold (the index is then of no use).
+    private func applyLog(after version: Int, to index: inout PositionIndex, on connection: PostgresConnection) async throws -> Bool {
+        let entries = try await connection.query("""
+            SELECT seq, listed, lat, lon, coalesce(published_at, 0), \(unescaped: AnimalFilter.traitsSQL)
+            FROM \(unescaped: log) WHERE version > \(version) ORDER BY id
+            """, logger: logger)
+        var consistent = true
+        for try await (seq, listed, lat, lon, publishedAt, traits) in entries.decode((Int64, Bool, Double, Double, Double, Int).self) {
+            if listed {
+                index.add(seq: seq, lat: lat, lon: lon, publishedAt: publishedAt, traits: UInt8(clamping: traits))
+            } else if !index.remove(seq: seq, lat: lat, lon: lon) {
+                consistent = false
+            }
+        }
+        return consistent
+    }
+}
