@@ -25,18 +25,20 @@ import Testing
     @Test func givenWaitStartedBeforeTheDeadline_whenTheClockReachesIt_thenTheWaitEnds() async throws {
         let clock = VirtualClock()
         let deadline = Deadline(after: .seconds(5), on: clock)
-        let wait = Task { try await deadline.wait() }
+        async let wait = try await deadline.wait()
         clock.advance(by: .seconds(5))
 
-        try await wait.value
+        try await wait
     }
 
     @Test func givenWaitingTask_whenCancelled_thenTheWaitThrowsCancellation() async {
         let clock = VirtualClock()
         let deadline = Deadline(after: .seconds(5), on: clock)
-        let wait = Task { try await deadline.wait() }
-        wait.cancel()
+        await withThrowingTaskGroup(of: Void.self) { wait in
+            wait.addTask { try await deadline.wait() }
+            wait.cancelAll()
 
-        await #expect(throws: CancellationError.self) { try await wait.value }
+            await #expect(throws: CancellationError.self) { try await wait.next() }
+        }
     }
 }

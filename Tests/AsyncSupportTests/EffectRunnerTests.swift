@@ -38,29 +38,32 @@ import Testing
         let counter = Counter()
         counter.runner.send(1)
         counter.runner.send(1)
-        var idleSeen = false
-        let idle = Task {
+        let idleSeen = Waiters<Void>()
+        let seen = idleSeen.join()
+        async let idle: Void = {
             await counter.runner.waitUntilIdle()
-            idleSeen = true
-        }
+            idleSeen.resume(seen, returning: ())
+        }()
         while counter.release.pending.count < 2 { await Task.yield() }
         // Every task on the main actor gets its turns; a wait that ended early would have ended here.
         for _ in 0..<20 { await Task.yield() }
-        #expect(!idleSeen)
+        #expect(idleSeen.pending == [seen])
 
         counter.release.resumeAll(returning: ())
 
-        await idle.value
-        #expect(idleSeen)
+        await idle
+        #expect(idleSeen.isEmpty)
     }
 
     @Test func givenACallerWaitingForItsEffects_whenCancelled_thenItsWorkIsCancelledAndTheWaitEnds() async {
         let counter = Counter()
-        let caller = Task { await counter.runner.sendAndWait(5) }
-        while counter.release.pending.isEmpty { await Task.yield() }
+        await withTaskGroup(of: Void.self) { caller in
+            caller.addTask { await counter.runner.sendAndWait(5) }
+            while counter.release.pending.isEmpty { await Task.yield() }
 
-        caller.cancel()
-        await caller.value
+            caller.cancelAll()
+            await caller.next()
+        }
         await counter.runner.waitUntilIdle()
 
         #expect(counter.total == 5)

@@ -4,18 +4,22 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct VirtualClockTests {
     @Test func givenSleepers_whenTimeMovesPastTheirDeadlines_thenTheyWakeAndTheNextDeadlineFollows() async throws {
         let clock = VirtualClock()
-        let early = Task { try await clock.sleep(for: .seconds(1)) }
-        let late = Task { try await clock.sleep(for: .seconds(5)) }
-        // Both tasks reach their sleep on their own; nothing is asserted until they have.
-        while clock.sleeperCount < 2, !Task.isCancelled { await Task.yield() }
-        #expect(clock.nextDeadline?.offset == .seconds(1))
+        try await withThrowingTaskGroup(of: Void.self) { early in
+            early.addTask { try await clock.sleep(for: .seconds(1)) }
+            try await withThrowingTaskGroup(of: Void.self) { late in
+                late.addTask { try await clock.sleep(for: .seconds(5)) }
+                // Both tasks reach their sleep on their own; nothing is asserted until they have.
+                while clock.sleeperCount < 2, !Task.isCancelled { await Task.yield() }
+                #expect(clock.nextDeadline?.offset == .seconds(1))
 
-        clock.move(to: .init(offset: .seconds(2)))
-        try await early.value
+                clock.move(to: .init(offset: .seconds(2)))
+                try await early.next()
 
-        #expect(clock.nextDeadline?.offset == .seconds(5))
-        late.cancel()
-        await #expect(throws: CancellationError.self) { try await late.value }
+                #expect(clock.nextDeadline?.offset == .seconds(5))
+                late.cancelAll()
+                await #expect(throws: CancellationError.self) { try await late.next() }
+            }
+        }
         #expect(clock.nextDeadline == nil)
     }
 

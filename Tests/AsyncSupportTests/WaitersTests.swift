@@ -5,11 +5,11 @@ import Testing
     @Test func givenASuspendedWaiter_whenResumed_thenItReturnsTheValue() async {
         let waiters = Waiters<Int>()
         let ticket = waiters.join()
-        let waiting = Task { await waiters.wait(ticket, cancelled: -1) }
+        async let waiting = await waiters.wait(ticket, cancelled: -1)
 
         #expect(waiters.resume(ticket, returning: 7))
 
-        #expect(await waiting.value == 7)
+        #expect(await waiting == 7)
         #expect(waiters.isEmpty)
     }
 
@@ -37,36 +37,48 @@ import Testing
     @Test func givenASuspendedWaiter_whenItsTaskIsCancelled_thenItReturnsTheCancelledValueAndLeaves() async {
         let waiters = Waiters<Int>()
         let ticket = waiters.join()
-        let waiting = Task { await waiters.wait(ticket, cancelled: -1) }
+        await withTaskGroup(of: Int.self) { waiting in
+            waiting.addTask { await waiters.wait(ticket, cancelled: -1) }
 
-        waiting.cancel()
+            waiting.cancelAll()
 
-        #expect(await waiting.value == -1)
+            #expect(await waiting.next() == -1)
+        }
         #expect(waiters.isEmpty)
         #expect(!waiters.resume(ticket, returning: 5))
     }
 
     @Test func givenACancelledTask_whenItWaits_thenItReturnsTheCancelledValueAtOnce() async {
         let waiters = Waiters<Int>()
-        let waiting = Task {
-            withUnsafeCurrentTask { $0?.cancel() }
-            return await waiters.wait(cancelled: -1)
+        let value = await withTaskGroup(of: Int.self) { waiting in
+            waiting.addTask {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return await waiters.wait(cancelled: -1)
+            }
+            return await waiting.next()
         }
 
-        #expect(await waiting.value == -1)
+        #expect(value == -1)
         #expect(waiters.isEmpty)
     }
 
     @Test func givenManyWaiters_whenAllAreResumed_thenEachGetsTheValueOnceAndLateJoinersWait() async {
         let waiters = Waiters<Int>()
         let tickets = (0..<50).map { _ in waiters.join() }
-        let waiting = tickets.map { ticket in Task { await waiters.wait(ticket, cancelled: -1) } }
-        waiting[3].cancel()
-
-        let resumed = waiters.resumeAll(returning: 42)
-
-        var values: [Int] = []
-        for task in waiting { values.append(await task.value) }
+        var values = [Int](repeating: 0, count: tickets.count)
+        var resumed = 0
+        await withTaskGroup(of: (Int, Int).self) { waiting in
+            for (index, ticket) in tickets.enumerated() where index != 3 {
+                waiting.addTask { (index, await waiters.wait(ticket, cancelled: -1)) }
+            }
+            await withTaskGroup(of: Int.self) { cancelled in
+                cancelled.addTask { await waiters.wait(tickets[3], cancelled: -1) }
+                cancelled.cancelAll()
+                resumed = waiters.resumeAll(returning: 42)
+                values[3] = await cancelled.next() ?? 0
+            }
+            for await (index, value) in waiting { values[index] = value }
+        }
         // The cancelled one got its own value, unless the resume came first; nobody got two.
         #expect(resumed == values.filter { $0 == 42 }.count)
         #expect(values.allSatisfy { $0 == 42 || $0 == -1 })
@@ -80,15 +92,15 @@ import Testing
         let waiters = Waiters<String>()
         let ticket = waiters.join()
         let deadline = Deadline(after: .seconds(5), on: clock)
-        let timer = Task {
-            try await deadline.wait()
+        async let timer: Void = {
+            try? await deadline.wait()
             waiters.resume(ticket, returning: "timed out")
-        }
-        let waiting = Task { await waiters.wait(ticket, cancelled: "cancelled") }
+        }()
+        async let waiting = await waiters.wait(ticket, cancelled: "cancelled")
 
         clock.advance(by: .seconds(5))
 
-        #expect(await waiting.value == "timed out")
-        try? await timer.value
+        #expect(await waiting == "timed out")
+        await timer
     }
 }

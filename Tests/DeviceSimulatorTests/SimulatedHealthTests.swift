@@ -30,10 +30,10 @@ import Testing
 
     @Test func rule24_givenReadingDeniedAndSavingAllowed_whenStatusRead_thenOnlySavingIsReported() async throws {
         let health = health()
-        let request = Task { try await health.requestAuthorization(toShare: share, read: read) }
+        async let request = try await health.requestAuthorization(toShare: share, read: read)
         await health.prompt.waitUntilShown()
         health.prompt.answer(.allow(share: share, read: []))
-        _ = try await request.value
+        _ = try await request
         #expect(health.authorizationStatus(for: .workout) == .sharingAuthorized)
         // Read types have no write permission of their own: iOS reports them as never asked to save.
         #expect(health.authorizationStatus(for: .stepCount) == .notDetermined)
@@ -42,33 +42,33 @@ import Testing
 
     @Test func rule25_givenUserDoesNotAllow_whenRequested_thenSuccessIsStillTrue() async throws {
         let health = health()
-        let request = Task { try await health.requestAuthorization(toShare: share, read: read) }
+        async let request = try await health.requestAuthorization(toShare: share, read: read)
         await health.prompt.waitUntilShown()
         health.prompt.answer(.dontAllow)
-        #expect(try await request.value == true)
+        #expect(try await request == true)
         #expect(health.authorizationStatus(for: .workout) == .sharingDenied)
     }
 
     @Test func rule25_givenEverythingDecided_whenRequestedAgain_thenCompletesAtOnceWithoutSheet() async throws {
         let health = health()
-        let first = Task { try await health.requestAuthorization(toShare: share, read: read) }
+        async let first = try await health.requestAuthorization(toShare: share, read: read)
         await health.prompt.waitUntilShown()
         health.prompt.answer(.turnOnAll)
-        _ = try await first.value
+        _ = try await first
         #expect(try await health.requestAuthorization(toShare: share, read: read))
         #expect(health.prompt.timesShown == 1)
     }
 
     @Test func rule25_givenOneNewType_whenRequested_thenTheSheetAsksOnlyForIt() async throws {
         let health = health()
-        let first = Task { try await health.requestAuthorization(toShare: [.workout], read: []) }
+        async let first = try await health.requestAuthorization(toShare: [.workout], read: [])
         await health.prompt.waitUntilShown()
         health.prompt.answer(.dontAllow)
-        _ = try await first.value
-        let second = Task { try await health.requestAuthorization(toShare: share, read: []) }
+        _ = try await first
+        async let second = try await health.requestAuthorization(toShare: share, read: [])
         await health.prompt.waitUntilShown()
         health.prompt.answer(.turnOnAll)
-        _ = try await second.value
+        _ = try await second
         #expect(health.authorizationStatus(for: .workout) == .sharingDenied)
         #expect(health.authorizationStatus(for: .workoutRoute) == .sharingAuthorized)
     }
@@ -76,10 +76,10 @@ import Testing
     @Test func rule26_givenUndecidedThenDecided_whenRequestStatusAsked_thenShouldRequestThenUnnecessary() async throws {
         let health = health()
         #expect(try await health.requestStatus(toShare: share, read: read) == .shouldRequest)
-        let request = Task { try await health.requestAuthorization(toShare: share, read: read) }
+        async let request = try await health.requestAuthorization(toShare: share, read: read)
         await health.prompt.waitUntilShown()
         health.prompt.answer(.turnOnAll)
-        _ = try await request.value
+        _ = try await request
         #expect(try await health.requestStatus(toShare: share, read: read) == .unnecessary)
         #expect(try await health.requestStatus(toShare: share, read: read.union([.distanceWalkingRunning])) == .shouldRequest)
     }
@@ -117,12 +117,12 @@ import Testing
         )
         try device.launch()
         let health = device.health
-        let request = Task { try await health.requestAuthorization(toShare: share, read: read) }
+        async let request = try await health.requestAuthorization(toShare: share, read: read)
         await health.prompt.waitUntilShown()
         #expect(device.systemAlert?.kind == .healthAccess)
         #expect(device.scenePhase == .inactive)
         try device.answerHealthSheet(.allow(share: [.workoutRoute], read: [.stepCount]))
-        #expect(try await request.value)
+        #expect(try await request)
         #expect(device.scenePhase == .active)
         #expect(health.authorizationStatus(for: .workout) == .sharingDenied)
         #expect(health.authorizationStatus(for: .workoutRoute) == .sharingAuthorized)

@@ -25,32 +25,32 @@ import Testing
 
     @Test func rule19_givenNotDetermined_whenFirstActivityQuery_thenPromptAndAllowGivesActivities() async throws {
         let motion = motion()
-        let query = Task { try await motion.queryActivity(from: window.start, to: window.end) }
+        async let query = try await motion.queryActivity(from: window.start, to: window.end)
         await motion.prompt.waitUntilShown()
         #expect(motion.prompt.answer(.allow))
-        #expect(try await query.value == motion.recordedActivityCount)
+        #expect(try await query == motion.recordedActivityCount)
         #expect(motion.authorizationStatus == .authorized)
         #expect(motion.prompt.timesShown == 1)
     }
 
     @Test func rule19_givenTwoQueriesWhilePromptIsUp_whenAnswered_thenOnePromptAnswersBoth() async throws {
         let motion = motion()
-        let first = Task { try await motion.queryActivity(from: window.start, to: window.end) }
+        async let first = try await motion.queryActivity(from: window.start, to: window.end)
         await motion.prompt.waitUntilShown()
-        let second = Task { try await motion.queryActivity(from: window.start, to: window.end) }
+        async let second = try await motion.queryActivity(from: window.start, to: window.end)
         await Task.yield()
         motion.prompt.answer(.allow)
-        #expect(try await first.value == 3)
-        #expect(try await second.value == 3)
+        #expect(try await first == 3)
+        #expect(try await second == 3)
         #expect(motion.prompt.timesShown == 1)
     }
 
     @Test func rule20_givenUserDoesNotAllow_whenQueried_thenCMError105() async {
         let motion = motion()
-        let query = Task { try await motion.queryActivity(from: window.start, to: window.end) }
+        async let query = try await motion.queryActivity(from: window.start, to: window.end)
         await motion.prompt.waitUntilShown()
         motion.prompt.answer(.dontAllow)
-        await #expect(throws: MotionActivityError.notAuthorized) { try await query.value }
+        do { _ = try await query; Issue.record("expected MotionActivityError.notAuthorized") } catch { #expect(error as? MotionActivityError == MotionActivityError.notAuthorized) }
         #expect(motion.authorizationStatus == .denied)
     }
 
@@ -99,13 +99,13 @@ import Testing
         )
         try device.launch()
         let motion = device.motion
-        let query = Task { try await motion.queryActivity(from: window.start, to: window.end) }
+        async let query = try await motion.queryActivity(from: window.start, to: window.end)
         await motion.prompt.waitUntilShown()
         #expect(device.systemAlert?.kind == .motionActivity)
         #expect(device.scenePhase == .inactive)
         try device.answerSystemAlert(.ok)
         #expect(device.scenePhase == .active)
-        #expect(try await query.value == 3)
+        #expect(try await query == 3)
     }
 
     @Test func rule28_givenAppInForeground_whenMotionChangedInSettings_thenRefused() throws {

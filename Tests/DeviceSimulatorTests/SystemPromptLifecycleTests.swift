@@ -20,20 +20,20 @@ import Testing
         let device = device([InfoPlistRequirement.motion.key])
         try device.launch()
         let motion = device.motion
-        let query = Task { try await motion.queryActivity(from: window.start, to: window.end) }
+        async let query = try await motion.queryActivity(from: window.start, to: window.end)
         await motion.prompt.waitUntilShown()
 
         try device.background()
 
-        await #expect(throws: SystemPromptDismissed.self) { try await query.value }
+        do { _ = try await query; Issue.record("expected SystemPromptDismissed") } catch { #expect(error is SystemPromptDismissed) }
         #expect(motion.authorizationStatus == .notDetermined)
         #expect(device.log.contains { $0.event == .systemAlertDismissed(device.systemAlertShown(.motionActivity)) })
         try device.foreground()
-        let again = Task { try await motion.queryActivity(from: window.start, to: window.end) }
+        async let again = try await motion.queryActivity(from: window.start, to: window.end)
         await motion.prompt.waitUntilShown()
         #expect(device.systemAlert?.kind == .motionActivity)
         try device.answerSystemAlert(.ok)
-        #expect(try await again.value == motion.recordedActivityCount)
+        #expect(try await again == motion.recordedActivityCount)
         #expect(motion.prompt.timesShown == 2)
     }
 
@@ -41,19 +41,19 @@ import Testing
         let device = device([InfoPlistRequirement.healthShare.key, InfoPlistRequirement.healthUpdate.key])
         try device.launch()
         let health = device.health
-        let request = Task { try await health.requestAuthorization(toShare: [.workout], read: [.workout]) }
+        async let request = try await health.requestAuthorization(toShare: [.workout], read: [.workout])
         await health.prompt.waitUntilShown()
 
         try device.terminate()
 
-        #expect(try await request.value == true)
+        #expect(try await request == true)
         #expect(health.authorizationStatus(for: .workout) == .notDetermined)
         try device.launch()
-        let again = Task { try await health.requestAuthorization(toShare: [.workout], read: [.workout]) }
+        async let again = try await health.requestAuthorization(toShare: [.workout], read: [.workout])
         await health.prompt.waitUntilShown()
         #expect(device.systemAlert?.kind == .healthAccess)
         try device.answerSystemAlert(.healthTurnOnAll)
-        #expect(try await again.value == true)
+        #expect(try await again == true)
         #expect(health.authorizationStatus(for: .workout) == .sharingAuthorized)
     }
 
@@ -63,7 +63,7 @@ import Testing
         manager.requestWhenInUseAuthorization()
         #expect(device.systemAlert?.kind == .locationWhenInUse)
         let motion = device.motion
-        let query = Task { try await motion.queryActivity(from: window.start, to: window.end) }
+        async let query = try await motion.queryActivity(from: window.start, to: window.end)
         await motion.prompt.waitUntilShown()
         #expect(device.systemAlert?.kind == .locationWhenInUse)
 
@@ -72,7 +72,7 @@ import Testing
         #expect(device.systemAlert?.kind == .motionActivity)
         #expect(device.scenePhase == .inactive)
         try device.answerSystemAlert(.ok)
-        #expect(try await query.value == motion.recordedActivityCount)
+        #expect(try await query == motion.recordedActivityCount)
         #expect(device.scenePhase == .active)
     }
 }

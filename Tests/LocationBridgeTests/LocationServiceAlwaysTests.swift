@@ -12,13 +12,6 @@ import TestSupport
 /// again when iOS sends no callback, and telling an ignored request from an answered one.
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct LocationServiceAlwaysTests {
-    private func startAlwaysRequest(_ harness: Harness) async -> Task<AuthorizationAnswer, Never> {
-        let service = harness.service
-        let task = Task { await service.requestAlwaysAuthorization() }
-        await harness.manager.waitForCalls(1)
-        return task
-    }
-
     @Test(arguments: [LocationPermissionStatus.notDetermined, .authorizedAlways, .denied, .restricted])
     func givenStatusIsNotWhileUsing_whenRequestingAlways_thenReturnsAtOnceWithoutAsking(
         status: LocationPermissionStatus
@@ -33,19 +26,22 @@ import TestSupport
 
     @Test func givenWhileUsing_whenPromptShownAndChangeToAlwaysAllow_thenAlwaysWithThePromptSeen() async {
         let harness = Harness(status: .authorizedWhenInUse)
-        let request = await startAlwaysRequest(harness)
+        let service = harness.service
+        async let request = service.requestAlwaysAuthorization()
+        await harness.manager.waitForCalls(1)
 
         await harness.service.applicationWillResignActive()
         await harness.deliver(.authorizationChanged(.authorizedAlways, .fullAccuracy))
 
-        #expect(await request.value == AuthorizationAnswer(status: .authorizedAlways, promptAppeared: true))
+        #expect(await request == AuthorizationAnswer(status: .authorizedAlways, promptAppeared: true))
         #expect(harness.manager.calls == [.requestAlwaysAuthorization])
     }
 
     @Test func givenPromptShown_whenKeepOnlyWhileUsing_thenTheWaitEndsTheSettleDelayAfterTheAppIsActiveAgain() async {
         let harness = Harness(status: .authorizedWhenInUse)
         let service = harness.service
-        let request = await startAlwaysRequest(harness)
+        async let request = service.requestAlwaysAuthorization()
+        await harness.manager.waitForCalls(1)
         await service.applicationWillResignActive()
         harness.clock.advance(by: .seconds(5))
         #expect(await service.authorizationWaiterCount == 1)
@@ -55,61 +51,68 @@ import TestSupport
         #expect(await service.authorizationWaiterCount == 1)
         harness.clock.advance(by: .milliseconds(1))
 
-        #expect(await request.value == AuthorizationAnswer(status: .authorizedWhenInUse, promptAppeared: true))
+        #expect(await request == AuthorizationAnswer(status: .authorizedWhenInUse, promptAppeared: true))
     }
 
     @Test func givenIOSIgnoresTheRequest_whenTheAppNeverResignsActive_thenTheWaitEndsAfterThePromptAppearanceBound() async {
         let harness = Harness(status: .authorizedWhenInUse)
         let service = harness.service
-        let request = await startAlwaysRequest(harness)
+        async let request = service.requestAlwaysAuthorization()
+        await harness.manager.waitForCalls(1)
 
         harness.clock.advance(by: .seconds(1))
 
-        #expect(await request.value == AuthorizationAnswer(status: .authorizedWhenInUse, promptAppeared: false))
+        #expect(await request == AuthorizationAnswer(status: .authorizedWhenInUse, promptAppeared: false))
         #expect(await service.authorizationWaiterCount == 0)
     }
 
     @Test func givenPromptLeftUp_whenNoAnswerEver_thenTheWaitEndsAtTheAuthorizationTimeout() async {
         let harness = Harness(status: .authorizedWhenInUse)
         let service = harness.service
-        let request = await startAlwaysRequest(harness)
+        async let request = service.requestAlwaysAuthorization()
+        await harness.manager.waitForCalls(1)
         await service.applicationWillResignActive()
 
         harness.clock.advance(by: .seconds(29))
         #expect(await service.authorizationWaiterCount == 1)
         harness.clock.advance(by: .seconds(1))
 
-        #expect(await request.value == AuthorizationAnswer(status: .authorizedWhenInUse, promptAppeared: true))
+        #expect(await request == AuthorizationAnswer(status: .authorizedWhenInUse, promptAppeared: true))
     }
 
     @Test func givenAWaitingCaller_whenItsTaskIsCancelled_thenItIsReleasedAtOnceAndTheRoundEnds() async {
         let harness = Harness(status: .authorizedWhenInUse)
         let service = harness.service
-        let request = await startAlwaysRequest(harness)
-        await service.applicationWillResignActive()
+        await withTaskGroup(of: AuthorizationAnswer.self) { request in
+            request.addTask { await service.requestAlwaysAuthorization() }
+            await harness.manager.waitForCalls(1)
+            await service.applicationWillResignActive()
 
-        request.cancel()
+            request.cancelAll()
 
-        #expect(await request.value.status == .authorizedWhenInUse)
+            #expect(await request.next()?.status == .authorizedWhenInUse)
+        }
         await waitUntil { await service.authorizationWaiterCount == 0 }
     }
 
     @Test func givenWhenInUseAlertUp_whenTheAnswerComesAsTheAppIsActiveAgain_thenItIsTheAnswer() async {
         let harness = Harness(status: .notDetermined)
         let service = harness.service
-        let request = await harness.startAuthorizationRequest()
+        async let request = service.requestWhenInUseAuthorization()
+        await harness.manager.waitForCalls(1)
         await service.applicationWillResignActive()
 
         await service.applicationDidBecomeActive()
         await harness.deliver(.authorizationChanged(.denied, .fullAccuracy))
 
-        #expect(await request.value == .denied)
+        #expect(await request == .denied)
     }
 
     @Test func givenWhenInUseAlertDismissedByABackgroundTrip_whenTheAppIsActiveAgain_thenTheWaitEndsAfterTheSettleDelay() async {
         let harness = Harness(status: .notDetermined)
         let service = harness.service
-        let request = await harness.startAuthorizationRequest()
+        async let request = service.requestWhenInUseAuthorization()
+        await harness.manager.waitForCalls(1)
         await service.applicationWillResignActive()
         harness.clock.advance(by: .seconds(3))
 
@@ -118,39 +121,41 @@ import TestSupport
         #expect(await service.authorizationWaiterCount == 1)
         harness.clock.advance(by: .milliseconds(1))
 
-        #expect(await request.value == .notDetermined)
+        #expect(await request == .notDetermined)
         #expect(await service.authorizationWaiterCount == 0)
     }
 
     @Test func givenWhenInUseAlertUp_whenTheAppReachesTheBackground_thenTheWaitEndsAtOnceAndTheNextRequestAsksAgain() async {
         let harness = Harness(status: .notDetermined)
         let service = harness.service
-        let request = await harness.startAuthorizationRequest()
+        async let request = service.requestWhenInUseAuthorization()
+        await harness.manager.waitForCalls(1)
         await service.applicationWillResignActive()
 
         await service.applicationDidEnterBackground()
 
-        #expect(await request.value == .notDetermined)
-        let again = Task { await service.requestWhenInUseAuthorization() }
+        #expect(await request == .notDetermined)
+        async let again = await service.requestWhenInUseAuthorization()
         await harness.manager.waitForCalls(2)
         #expect(harness.manager.calls == [.requestWhenInUseAuthorization, .requestWhenInUseAuthorization])
         await harness.deliver(.authorizationChanged(.authorizedWhenInUse, .fullAccuracy))
-        #expect(await again.value == .authorizedWhenInUse)
+        #expect(await again == .authorizedWhenInUse)
     }
 
     @Test func givenWhenInUseAnsweredButItsCallbackNotYetHandled_whenAlwaysIsRequested_thenItIsAskedAndNeverJoinsTheOldWait() async {
         let harness = Harness(status: .notDetermined)
         let service = harness.service
-        let whenInUse = await harness.startAuthorizationRequest()
+        async let whenInUse = service.requestWhenInUseAuthorization()
+        await harness.manager.waitForCalls(1)
         await service.applicationWillResignActive()
         harness.manager.authorizationStatus = .authorizedWhenInUse
 
-        let always = Task { await service.requestAlwaysAuthorization() }
+        async let always = await service.requestAlwaysAuthorization()
         await harness.manager.waitForCalls(2)
 
-        #expect(await whenInUse.value == .authorizedWhenInUse)
+        #expect(await whenInUse == .authorizedWhenInUse)
         #expect(harness.manager.calls == [.requestWhenInUseAuthorization, .requestAlwaysAuthorization])
         harness.clock.advance(by: .seconds(1))
-        #expect(await always.value == AuthorizationAnswer(status: .authorizedWhenInUse, promptAppeared: false))
+        #expect(await always == AuthorizationAnswer(status: .authorizedWhenInUse, promptAppeared: false))
     }
 }

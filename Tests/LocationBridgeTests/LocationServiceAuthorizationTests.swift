@@ -26,58 +26,67 @@ import TestSupport
 
     @Test func givenNotDetermined_whenCreationCallbackArrivesBeforeTheAnswer_thenWaitsForTheRealAnswer() async {
         let harness = Harness(status: .notDetermined)
-        let request = await harness.startAuthorizationRequest()
+        let service = harness.service
+        async let request = service.requestWhenInUseAuthorization()
+        await harness.manager.waitForCalls(1)
 
         await harness.deliver(.authorizationChanged(.notDetermined, .fullAccuracy))
         await harness.deliver(.authorizationChanged(.authorizedWhenInUse, .fullAccuracy))
 
-        #expect(await request.value == .authorizedWhenInUse)
+        #expect(await request == .authorizedWhenInUse)
         #expect(harness.manager.calls == [.requestWhenInUseAuthorization])
     }
 
     @Test func givenNotDetermined_whenPersonDeclines_thenReturnsDenied() async {
         let harness = Harness(status: .notDetermined)
-        let request = await harness.startAuthorizationRequest()
+        let service = harness.service
+        async let request = service.requestWhenInUseAuthorization()
+        await harness.manager.waitForCalls(1)
 
         await harness.deliver(.authorizationChanged(.denied, .fullAccuracy))
 
-        #expect(await request.value == .denied)
+        #expect(await request == .denied)
     }
 
     @Test func givenInfoPlistKeyMissing_whenNoCallbackEverComes_thenReturnsNotDeterminedAfterTheBound() async {
         let harness = Harness(status: .notDetermined)
         let service = harness.service
-        let request = await harness.startAuthorizationRequest()
+        async let request = service.requestWhenInUseAuthorization()
+        await harness.manager.waitForCalls(1)
 
         harness.clock.advance(by: .seconds(29))
         #expect(await service.authorizationWaiterCount == 1)
         harness.clock.advance(by: .seconds(1))
 
-        #expect(await request.value == .notDetermined)
+        #expect(await request == .notDetermined)
         #expect(await service.authorizationWaiterCount == 0)
     }
 
     @Test func givenTwoConcurrentRequests_whenAnswered_thenOneSystemRequestAndBothGetTheAnswer() async {
         let harness = Harness(status: .notDetermined)
         let service = harness.service
-        let first = await harness.startAuthorizationRequest()
-        let second = Task { await service.requestWhenInUseAuthorization() }
+        async let first = service.requestWhenInUseAuthorization()
+        await harness.manager.waitForCalls(1)
+        async let second = await service.requestWhenInUseAuthorization()
         await waitUntil { await service.authorizationWaiterCount == 2 }
 
         await harness.deliver(.authorizationChanged(.authorizedWhenInUse, .reducedAccuracy))
 
-        #expect(await first.value == .authorizedWhenInUse)
-        #expect(await second.value == .authorizedWhenInUse)
+        #expect(await first == .authorizedWhenInUse)
+        #expect(await second == .authorizedWhenInUse)
         #expect(harness.manager.calls == [.requestWhenInUseAuthorization])
     }
 
     @Test func givenWaitingRequest_whenCancelled_thenReturnsNotDeterminedAndALateAnswerIsIgnored() async {
         let harness = Harness(status: .notDetermined)
         let service = harness.service
-        let request = await harness.startAuthorizationRequest()
+        await withTaskGroup(of: LocationPermissionStatus.self) { request in
+            request.addTask { await service.requestWhenInUseAuthorization() }
+            await harness.manager.waitForCalls(1)
 
-        request.cancel()
-        #expect(await request.value == .notDetermined)
+            request.cancelAll()
+            #expect(await request.next() == .notDetermined)
+        }
         await harness.deliver(.authorizationChanged(.authorizedWhenInUse, .fullAccuracy))
         harness.clock.advance(by: .seconds(60))
 
@@ -88,9 +97,10 @@ import TestSupport
     @Test func givenAnsweredRequest_whenTheTimeoutWouldHaveFired_thenNothingIsResumedAgain() async {
         let harness = Harness(status: .notDetermined)
         let service = harness.service
-        let request = await harness.startAuthorizationRequest()
+        async let request = service.requestWhenInUseAuthorization()
+        await harness.manager.waitForCalls(1)
         await harness.deliver(.authorizationChanged(.denied, .fullAccuracy))
-        #expect(await request.value == .denied)
+        #expect(await request == .denied)
 
         harness.clock.advance(by: .seconds(60))
         await harness.deliver(.authorizationChanged(.authorizedWhenInUse, .fullAccuracy))

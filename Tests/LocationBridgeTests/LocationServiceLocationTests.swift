@@ -33,62 +33,74 @@ import TestSupport
     @Test(arguments: [Harness.fix(age: 121), Harness.fix(accuracy: -1)])
     func givenStaleOrInvalidCachedFix_whenRequestingLocation_thenAFreshFixIsRequested(cached: LocationFix) async {
         let harness = Harness(status: .authorizedAlways, cached: cached)
-        let request = await harness.startLocationRequest()
+        let service = harness.service
+        async let request = service.requestLocation()
+        await harness.manager.waitForCalls(1)
         let fresh = Harness.fix(lat: 50.06, lon: 19.94)
 
         await harness.deliver(.locationsUpdated([fresh]))
 
-        #expect(await request.value == fresh.userLocation)
+        #expect(await request == fresh.userLocation)
         #expect(harness.manager.calls == [.requestLocation(.kilometer)])
     }
 
     @Test func givenSeveralFixesInOneCallback_whenDelivered_thenTheNewestValidOneIsReturned() async {
         let harness = Harness(status: .authorizedWhenInUse)
-        let request = await harness.startLocationRequest()
+        let service = harness.service
+        async let request = service.requestLocation()
+        await harness.manager.waitForCalls(1)
         let older = Harness.fix(lat: 1, lon: 1, age: 3)
         let newest = Harness.fix(lat: 2, lon: 2)
 
         await harness.deliver(.locationsUpdated([older, newest, Harness.fix(lat: 3, lon: 3, accuracy: -1)]))
 
-        #expect(await request.value == newest.userLocation)
+        #expect(await request == newest.userLocation)
     }
 
     // Rule 18: iOS may answer a request with an old cached fix; it is not the current location.
     @Test func givenWaitingRequest_whenTheRequestDeliversAFixOlderThanTheFreshnessBound_thenNil() async {
         let harness = Harness(status: .authorizedWhenInUse)
-        let request = await harness.startLocationRequest()
+        let service = harness.service
+        async let request = service.requestLocation()
+        await harness.manager.waitForCalls(1)
 
         await harness.deliver(.locationsUpdated([Harness.fix(age: 121)]))
 
-        #expect(await request.value == nil)
+        #expect(await request == nil)
     }
 
     @Test func givenWaitingRequest_whenTheRequestDeliversAFixWithinTheFreshnessBound_thenItIsReturned() async {
         let harness = Harness(status: .authorizedWhenInUse)
-        let request = await harness.startLocationRequest()
+        let service = harness.service
+        async let request = service.requestLocation()
+        await harness.manager.waitForCalls(1)
         let recent = Harness.fix(age: 120)
 
         await harness.deliver(.locationsUpdated([recent]))
 
-        #expect(await request.value == recent.userLocation)
+        #expect(await request == recent.userLocation)
     }
 
     @Test func givenWaitingRequest_whenTheManagerFails_thenNil() async {
         let harness = Harness(status: .authorizedWhenInUse)
-        let request = await harness.startLocationRequest()
+        let service = harness.service
+        async let request = service.requestLocation()
+        await harness.manager.waitForCalls(1)
 
         await harness.deliver(.failed(.locationUnknown))
 
-        #expect(await request.value == nil)
+        #expect(await request == nil)
     }
 
     @Test func givenWaitingRequest_whenNoFixComesWithinTheTimeout_thenNilAndTheRequestIsStopped() async {
         let harness = Harness(status: .authorizedWhenInUse)
-        let request = await harness.startLocationRequest()
+        let service = harness.service
+        async let request = service.requestLocation()
+        await harness.manager.waitForCalls(1)
 
         harness.clock.advance(by: .seconds(5))
 
-        #expect(await request.value == nil)
+        #expect(await request == nil)
         await harness.manager.waitForCalls(2)
         #expect(harness.manager.calls == [.requestLocation(.kilometer), .stopUpdatingLocation])
     }
@@ -98,59 +110,72 @@ import TestSupport
             status: .authorizedWhenInUse,
             configuration: .init(locationTimeout: .milliseconds(1500))
         )
-        let request = await harness.startLocationRequest()
+        let service = harness.service
+        async let request = service.requestLocation()
+        await harness.manager.waitForCalls(1)
 
         harness.clock.advance(by: .milliseconds(1499))
         #expect(await harness.service.locationWaiterCount == 1)
         harness.clock.advance(by: .milliseconds(1))
 
-        #expect(await request.value == nil)
+        #expect(await request == nil)
     }
 
     @Test func givenTimedOutRequest_whenTheFixArrivesLate_thenItIsIgnoredAndTheNextRequestStillWorks() async {
         let harness = Harness(status: .authorizedWhenInUse)
-        let first = await harness.startLocationRequest()
+        let service = harness.service
+        async let first = service.requestLocation()
+        await harness.manager.waitForCalls(1)
         harness.clock.advance(by: .seconds(5))
-        #expect(await first.value == nil)
+        #expect(await first == nil)
 
         await harness.deliver(.locationsUpdated([Harness.fix(lat: 9, lon: 9)]))
-        let second = await harness.startLocationRequest(expectingCalls: 3)
+        async let second = service.requestLocation()
+        await harness.manager.waitForCalls(3)
         let fresh = Harness.fix(lat: 10, lon: 10)
         await harness.deliver(.locationsUpdated([fresh]))
 
-        #expect(await second.value == fresh.userLocation)
+        #expect(await second == fresh.userLocation)
     }
 
     @Test func givenSuccess_whenAFailureFollows_thenTheSuccessStands() async {
         let harness = Harness(status: .authorizedWhenInUse)
-        let request = await harness.startLocationRequest()
+        let service = harness.service
+        async let request = service.requestLocation()
+        await harness.manager.waitForCalls(1)
         let fix = Harness.fix()
 
         await harness.deliver(.locationsUpdated([fix]))
         await harness.deliver(.failed(.network))
 
-        #expect(await request.value == fix.userLocation)
+        #expect(await request == fix.userLocation)
         #expect(await harness.service.locationWaiterCount == 0)
     }
 
     @Test func givenSuccess_whenASecondSuccessFollows_thenTheFirstStandsAndNothingResumesTwice() async {
         let harness = Harness(status: .authorizedWhenInUse)
-        let request = await harness.startLocationRequest()
+        let service = harness.service
+        async let request = service.requestLocation()
+        await harness.manager.waitForCalls(1)
         let first = Harness.fix(lat: 1, lon: 1)
 
         await harness.deliver(.locationsUpdated([first]))
         await harness.deliver(.locationsUpdated([Harness.fix(lat: 2, lon: 2)]))
 
-        #expect(await request.value == first.userLocation)
+        #expect(await request == first.userLocation)
     }
 
     @Test func givenWaitingRequest_whenCancelledBeforeTheCallback_thenNilAndTheRequestIsStopped() async {
         let harness = Harness(status: .authorizedWhenInUse)
-        let request = await harness.startLocationRequest()
+        let service = harness.service
+        await withTaskGroup(of: UserLocation?.self) { request in
+            request.addTask { await service.requestLocation() }
+            await harness.manager.waitForCalls(1)
 
-        request.cancel()
+            request.cancelAll()
 
-        #expect(await request.value == nil)
+            #expect(await request.next() == .some(nil))
+        }
         await harness.manager.waitForCalls(2)
         #expect(harness.manager.calls.last == .stopUpdatingLocation)
         #expect(await harness.service.locationWaiterCount == 0)
@@ -158,9 +183,13 @@ import TestSupport
 
     @Test func givenCancelledRequest_whenTheCallbackArrivesAfterwards_thenItIsIgnored() async {
         let harness = Harness(status: .authorizedWhenInUse)
-        let request = await harness.startLocationRequest()
-        request.cancel()
-        #expect(await request.value == nil)
+        let service = harness.service
+        await withTaskGroup(of: UserLocation?.self) { request in
+            request.addTask { await service.requestLocation() }
+            await harness.manager.waitForCalls(1)
+            request.cancelAll()
+            #expect(await request.next() == .some(nil))
+        }
 
         await harness.deliver(.locationsUpdated([Harness.fix()]))
         await harness.deliver(.failed(.locationUnknown))
@@ -172,71 +201,85 @@ import TestSupport
     @Test func givenAlreadyCancelledTask_whenRequestingLocation_thenNilWithoutTouchingTheManager() async {
         let harness = Harness(status: .authorizedWhenInUse)
         let service = harness.service
-        let request = Task {
-            withUnsafeCurrentTask { $0?.cancel() }
-            return await service.requestLocation()
+        let location = await withTaskGroup(of: UserLocation?.self) { request in
+            request.addTask {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return await service.requestLocation()
+            }
+            return await request.next() ?? UserLocation?.none
         }
 
-        #expect(await request.value == nil)
+        #expect(location == nil)
         #expect(harness.manager.calls.isEmpty)
     }
 
     @Test func givenOneOfTwoCallersCancelled_whenTheFixArrives_thenTheOtherGetsIt() async {
         let harness = Harness(status: .authorizedWhenInUse)
         let service = harness.service
-        let first = await harness.startLocationRequest()
-        let second = Task { await service.requestLocation() }
-        await waitUntil { await service.locationWaiterCount == 2 }
-
-        first.cancel()
-        #expect(await first.value == nil)
         let fix = Harness.fix()
-        await harness.deliver(.locationsUpdated([fix]))
+        await withTaskGroup(of: UserLocation?.self) { first in
+            first.addTask { await service.requestLocation() }
+            await harness.manager.waitForCalls(1)
+            async let second = service.requestLocation()
+            await waitUntil { await service.locationWaiterCount == 2 }
 
-        #expect(await second.value == fix.userLocation)
+            first.cancelAll()
+            #expect(await first.next() == .some(nil))
+            await harness.deliver(.locationsUpdated([fix]))
+
+            #expect(await second == fix.userLocation)
+        }
         #expect(harness.manager.calls == [.requestLocation(.kilometer)])
     }
 
     @Test func givenConcurrentCallers_whenOneFixArrives_thenOneRequestServesThemAll() async {
         let harness = Harness(status: .authorizedWhenInUse)
         let service = harness.service
-        let callers = (0..<5).map { _ in Task { await service.requestLocation() } }
-        await waitUntil { await service.locationWaiterCount == 5 }
         let fix = Harness.fix()
+        await withTaskGroup(of: UserLocation?.self) { callers in
+            for _ in 0..<5 { callers.addTask { await service.requestLocation() } }
+            await waitUntil { await service.locationWaiterCount == 5 }
 
-        await harness.deliver(.locationsUpdated([fix]))
+            await harness.deliver(.locationsUpdated([fix]))
 
-        for caller in callers { #expect(await caller.value == fix.userLocation) }
+            for await location in callers { #expect(location == fix.userLocation) }
+        }
         #expect(harness.manager.calls == [.requestLocation(.kilometer)])
     }
 
     @Test func givenWaitingRequest_whenStatusChangesToDenied_thenNilAtOnce() async {
         let harness = Harness(status: .authorizedWhenInUse)
-        let request = await harness.startLocationRequest()
+        let service = harness.service
+        async let request = service.requestLocation()
+        await harness.manager.waitForCalls(1)
 
         await harness.deliver(.authorizationChanged(.denied, .fullAccuracy))
 
-        #expect(await request.value == nil)
+        #expect(await request == nil)
     }
 
     @Test func givenWaitingRequest_whenOnlyAccuracyChanges_thenItKeepsWaitingForTheFix() async {
         let harness = Harness(status: .authorizedWhenInUse)
-        let request = await harness.startLocationRequest()
+        let service = harness.service
+        async let request = service.requestLocation()
+        await harness.manager.waitForCalls(1)
 
         await harness.deliver(.authorizationChanged(.authorizedWhenInUse, .reducedAccuracy))
         #expect(await harness.service.locationWaiterCount == 1)
         let fix = Harness.fix(accuracy: 3000)
         await harness.deliver(.locationsUpdated([fix]))
 
-        #expect(await request.value == fix.userLocation)
+        #expect(await request == fix.userLocation)
     }
 
     @Test func givenCallbackWithOnlyInvalidFixes_whenDelivered_thenNil() async {
         let harness = Harness(status: .authorizedWhenInUse)
-        let request = await harness.startLocationRequest()
+        let service = harness.service
+        async let request = service.requestLocation()
+        await harness.manager.waitForCalls(1)
 
         await harness.deliver(.locationsUpdated([Harness.fix(accuracy: -1)]))
 
-        #expect(await request.value == nil)
+        #expect(await request == nil)
     }
 }

@@ -45,22 +45,6 @@ struct Harness {
         manager.send(event)
         await waitUntil { await service.handledEventCount > before }
     }
-
-    /// Starts `requestWhenInUseAuthorization()` in a task and waits until the manager was asked.
-    func startAuthorizationRequest() async -> Task<LocationPermissionStatus, Never> {
-        let service = self.service
-        let task = Task { await service.requestWhenInUseAuthorization() }
-        await manager.waitForCalls(1)
-        return task
-    }
-
-    /// Starts `requestLocation()` in a task and waits until the manager was asked (or not asked).
-    func startLocationRequest(expectingCalls calls: Int = 1) async -> Task<UserLocation?, Never> {
-        let service = self.service
-        let task = Task { await service.requestLocation() }
-        await manager.waitForCalls(calls)
-        return task
-    }
 }
 
 /// Yields until `condition` holds; fails the test if it never does within many scheduling rounds.

@@ -69,19 +69,19 @@ final class DevicePermissionHarness {
     /// The person answers the location alert with "Allow Once" (the app active again afterwards).
     func allowOnceGranted() async throws -> PermissionState {
         await settle()
-        let request = Task { try await manager.requestLocationWhenInUse() }
+        async let request = try await manager.requestLocationWhenInUse()
         await alertShown(.locationWhenInUse)
         try device.answerSystemAlert(.allowOnce)
         await becameActive()
-        return try await request.value
+        return try await request
     }
 
     /// Requests Always while iOS ignores it (no prompt appears), until the wait ends.
     func alwaysRequestedAndIgnored() async throws -> LocationAlwaysOutcome {
-        let request = Task { try await manager.requestLocationAlways() }
+        async let request = try await manager.requestLocationAlways()
         _ = await ignored("requestAlwaysAuthorization")
         clock.advance(by: .seconds(1))
-        return try await request.value
+        return try await request
     }
 
     /// Returns once the device logged that it ignored `request`; no time involved.

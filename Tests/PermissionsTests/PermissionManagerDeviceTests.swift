@@ -14,14 +14,14 @@ struct PermissionManagerDeviceTests {
     @Test func givenFreshInstall_whenWhileUsingThenChangeToAlwaysAllow_thenTwoPromptsAndAlways() async throws {
         let harness = try DevicePermissionHarness()
         await harness.settle()
-        let first = Task { try await harness.manager.requestLocationWhenInUse() }
+        async let first = try await harness.manager.requestLocationWhenInUse()
         await harness.alertShown(.locationWhenInUse)
         try harness.device.answerSystemAlert(.allowWhileUsing)
-        #expect(try await first.value == .authorized)
-        let second = Task { try await harness.manager.requestLocationAlways() }
+        #expect(try await first == .authorized)
+        async let second = try await harness.manager.requestLocationAlways()
         await harness.alertShown(.locationAlwaysUpgrade)
         try harness.device.answerAlwaysUpgrade(.changeToAlwaysAllow)
-        #expect(try await second.value == .upgraded)
+        #expect(try await second == .upgraded)
         #expect(harness.manager.locationStatus == .authorizedAlways)
         #expect(harness.alertsShown == [.locationWhenInUse, .locationAlwaysUpgrade])
     }
@@ -29,14 +29,14 @@ struct PermissionManagerDeviceTests {
     @Test func givenWhileUsing_whenKeepOnlyWhileUsing_thenNoCallbackAndTheWaitEndsWhenTheAppIsActiveAgain() async throws {
         let harness = try DevicePermissionHarness(location: .init(authorization: .authorizedWhenInUse))
         await harness.settle()
-        let request = Task { try await harness.manager.requestLocationAlways() }
+        async let request = try await harness.manager.requestLocationAlways()
         await harness.alertShown(.locationAlwaysUpgrade)
         #expect(harness.device.scenePhase == .inactive)
         try harness.device.answerAlwaysUpgrade(.keepOnlyWhileUsing)
         #expect(harness.device.scenePhase == .active)
         await harness.becameActive()
         harness.clock.advance(by: .seconds(1))
-        #expect(try await request.value == .stayedWhenInUse)
+        #expect(try await request == .stayedWhenInUse)
         #expect(try await harness.manager.requestLocationAlways() == .alreadyAskedOnce)
         #expect(harness.alertsShown == [.locationAlwaysUpgrade])
     }
@@ -61,11 +61,11 @@ struct PermissionManagerDeviceTests {
         try harness.device.foreground()
         await harness.becameActive()
 
-        let request = Task { try await harness.manager.requestLocationAlways() }
+        async let request = try await harness.manager.requestLocationAlways()
         await harness.alertShown(.locationAlwaysUpgrade)
         try harness.device.answerAlwaysUpgrade(.changeToAlwaysAllow)
 
-        #expect(try await request.value == .upgraded)
+        #expect(try await request == .upgraded)
         #expect(harness.ledger.alwaysLocationRequested)
     }
 
@@ -86,10 +86,10 @@ struct PermissionManagerDeviceTests {
         let harness = try DevicePermissionHarness()
         await harness.settle()
         try harness.device.background()
-        let request = Task { try await harness.manager.requestLocationWhenInUse() }
+        async let request = try await harness.manager.requestLocationWhenInUse()
         #expect(await harness.ignored("requestWhenInUseAuthorization") == "the app is not in the foreground")
         harness.clock.advance(by: .seconds(60))
-        #expect(try await request.value == .notDetermined)
+        #expect(try await request == .notDetermined)
         #expect(harness.alertsShown.isEmpty)
     }
 
@@ -113,51 +113,51 @@ struct PermissionManagerDeviceTests {
         let harness = try DevicePermissionHarness()
         #expect(await harness.manager.check(.motion) == .notDetermined)
         #expect(harness.alertsShown.isEmpty)
-        let request = Task { try await harness.manager.requestMotion() }
+        async let request = try await harness.manager.requestMotion()
         await harness.alertShown(.motionActivity)
         #expect(harness.device.scenePhase == .inactive)
         try harness.device.answerSystemAlert(.ok)
-        #expect(try await request.value == .authorized)
+        #expect(try await request == .authorized)
     }
 
     @Test func givenMotionPromptUp_whenTheAppLeavesTheForeground_thenTheRequestEndsNotDeterminedAndTheNextAllowAsksAgain() async throws {
         let harness = try DevicePermissionHarness()
-        let request = Task { try await harness.manager.requestMotion() }
+        async let request = try await harness.manager.requestMotion()
         await harness.alertShown(.motionActivity)
 
         try harness.device.background()
 
-        #expect(try await request.value == .notDetermined)
+        #expect(try await request == .notDetermined)
         try harness.device.foreground()
         await harness.becameActive()
-        let again = Task { try await harness.manager.requestMotion() }
+        async let again = try await harness.manager.requestMotion()
         await harness.alertShown(.motionActivity)
         try harness.device.answerSystemAlert(.ok)
-        #expect(try await again.value == .authorized)
+        #expect(try await again == .authorized)
         #expect(harness.alertsShown == [.motionActivity, .motionActivity])
     }
 
     @Test func givenHealthSheetUp_whenTheAppIsRelaunched_thenTheRequestEndedAndAllowAsksAgain() async throws {
         let harness = try DevicePermissionHarness()
-        let request = Task { try await harness.manager.requestHealth() }
+        async let request = try await harness.manager.requestHealth()
         await harness.alertShown(.healthAccess)
 
         try harness.device.terminate()
 
-        #expect(try await request.value == .notDetermined)
+        #expect(try await request == .notDetermined)
         try harness.device.launch()
-        let again = Task { try await harness.manager.requestHealth() }
+        async let again = try await harness.manager.requestHealth()
         await harness.alertShown(.healthAccess)
         try harness.device.answerSystemAlert(.healthTurnOnAll)
-        #expect(try await again.value == .authorized)
+        #expect(try await again == .authorized)
     }
 
     @Test func givenMotionDenied_whenAllowedInSettings_thenAuthorizedAfterReturnAndRefresh() async throws {
         let harness = try DevicePermissionHarness()
-        let request = Task { try await harness.manager.requestMotion() }
+        async let request = try await harness.manager.requestMotion()
         await harness.alertShown(.motionActivity)
         try harness.device.answerSystemAlert(.dontAllow)
-        #expect(try await request.value == .denied)
+        #expect(try await request == .denied)
         harness.manager.openSettings()
         try harness.device.setMotionAllowed(true)
         try harness.device.foreground()
@@ -179,10 +179,10 @@ struct PermissionManagerDeviceTests {
 
     @Test func givenNothingAsked_whenHealthSheetAnsweredSwitchBySwitch_thenWriteStatusPerTypeAndNoReadClaim() async throws {
         let harness = try DevicePermissionHarness()
-        let request = Task { try await harness.manager.requestHealth() }
+        async let request = try await harness.manager.requestHealth()
         await harness.alertShown(.healthAccess)
         try harness.device.answerHealthSheet(.allow(share: [.workout], read: [.stepCount]))
-        #expect(try await request.value == .authorized)
+        #expect(try await request == .authorized)
         #expect(harness.manager.health.savingAllowed == [.workout])
         #expect(harness.manager.health.savingDenied == [.workoutRoute])
         #expect(harness.manager.health.requestStatus == .unnecessary)
@@ -206,10 +206,10 @@ struct PermissionManagerDeviceTests {
 
     @Test func givenSavingTurnedOffInHealthApp_whenBack_thenDeniedAndReadingStillUnknown() async throws {
         let harness = try DevicePermissionHarness()
-        let request = Task { try await harness.manager.requestHealth() }
+        async let request = try await harness.manager.requestHealth()
         await harness.alertShown(.healthAccess)
         try harness.device.answerSystemAlert(.healthTurnOnAll)
-        #expect(try await request.value == .authorized)
+        #expect(try await request == .authorized)
         try harness.device.background()
         try harness.device.setHealthSharing(.sharingDenied, for: .workout)
         try harness.device.setHealthSharing(.sharingDenied, for: .workoutRoute)

@@ -22,50 +22,52 @@ import Testing
 
     @Test func givenHealthSheetLeftUp_whenTheAuthorizationTimeoutPasses_thenTheRequestEndsNotDetermined() async throws {
         let harness = PermissionHarness()
-        let request = Task { try await harness.manager.requestHealth() }
+        async let request = try await harness.manager.requestHealth()
         await harness.health.prompt.waitUntilShown()
 
         harness.clock.advance(by: .seconds(30))
 
-        #expect(try await request.value == .notDetermined)
+        #expect(try await request == .notDetermined)
         #expect(harness.manager.requestsInFlight.isEmpty)
     }
 
     @Test func givenWaitingHealthRequest_whenTheCallerIsCancelled_thenItIsReleasedAtOnce() async throws {
         let harness = PermissionHarness()
-        let request = Task { try await harness.manager.requestHealth() }
-        await harness.health.prompt.waitUntilShown()
+        await withThrowingTaskGroup(of: PermissionState.self) { request in
+            request.addTask { try await harness.manager.requestHealth() }
+            await harness.health.prompt.waitUntilShown()
 
-        request.cancel()
+            request.cancelAll()
 
-        #expect(try await request.value == .notDetermined)
+            #expect(try await request.next() == .notDetermined)
+        }
     }
 
     @Test func givenNothingAsked_whenUserTurnsOnAll_thenAuthorizedWithWriteStatusPerType() async throws {
         let harness = PermissionHarness()
-        let request = Task { try await harness.manager.requestHealth() }
+        async let request = try await harness.manager.requestHealth()
         await harness.health.prompt.waitUntilShown()
         harness.health.prompt.answer(.turnOnAll)
-        #expect(try await request.value == .authorized)
+        #expect(try await request == .authorized)
         #expect(harness.manager.health.writeStatus == [.workout: .sharingAuthorized, .workoutRoute: .sharingAuthorized])
         #expect(harness.manager.health.requestStatus == .unnecessary)
     }
 
     @Test func givenNothingAsked_whenUserDoesNotAllow_thenDeniedAlthoughHealthKitReportedSuccess() async throws {
         let harness = PermissionHarness()
-        let request = Task { try await harness.manager.requestHealth() }
+        async let request = try await harness.manager.requestHealth()
         await harness.health.prompt.waitUntilShown()
         harness.health.prompt.answer(.dontAllow)
-        #expect(try await request.value == .denied)
+        #expect(try await request == .denied)
         #expect(harness.manager.health.savingDenied == [.workout, .workoutRoute])
     }
 
     @Test func givenNothingAsked_whenUserAllowsWorkoutsOnly_thenAuthorizedWithRoutesListedAsDenied() async throws {
         let harness = PermissionHarness()
-        let request = Task { try await harness.manager.requestHealth() }
+        async let request = try await harness.manager.requestHealth()
         await harness.health.prompt.waitUntilShown()
         harness.health.prompt.answer(.allow(share: [.workout], read: []))
-        #expect(try await request.value == .authorized)
+        #expect(try await request == .authorized)
         #expect(harness.manager.health.savingAllowed == [.workout])
         #expect(harness.manager.health.savingDenied == [.workoutRoute])
     }

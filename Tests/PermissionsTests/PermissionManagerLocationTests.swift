@@ -12,29 +12,29 @@ import Testing
 
     @Test func givenNotDetermined_whenUserAllowsWhileUsing_thenAuthorized() async throws {
         let harness = PermissionHarness()
-        let request = Task { try await harness.manager.requestLocationWhenInUse() }
+        async let request = try await harness.manager.requestLocationWhenInUse()
         await harness.location.waitForCalls(1)
         harness.report(.authorizedWhenInUse)
-        #expect(try await request.value == .authorized)
+        #expect(try await request == .authorized)
         #expect(harness.manager.locationStatus == .authorizedWhenInUse)
         #expect(harness.location.calls == [.requestWhenInUseAuthorization])
     }
 
     @Test func givenNotDetermined_whenUserDoesNotAllow_thenDenied() async throws {
         let harness = PermissionHarness()
-        let request = Task { try await harness.manager.request(.location) }
+        async let request = try await harness.manager.request(.location)
         await harness.location.waitForCalls(1)
         harness.report(.denied)
-        #expect(try await request.value == .denied)
+        #expect(try await request == .denied)
     }
 
     @Test func givenCreationCallbackReportsNotDetermined_whenWaiting_thenWaitsForTheRealAnswer() async throws {
         let harness = PermissionHarness()
-        let request = Task { try await harness.manager.requestLocationWhenInUse() }
+        async let request = try await harness.manager.requestLocationWhenInUse()
         await harness.location.waitForCalls(1)
         harness.report(.notDetermined)
         harness.report(.authorizedWhenInUse)
-        #expect(try await request.value == .authorized)
+        #expect(try await request == .authorized)
     }
 
     @Test(arguments: [LocationPermissionStatus.denied, .restricted, .authorizedWhenInUse, .authorizedAlways])
@@ -59,22 +59,22 @@ import Testing
 
     @Test func givenIOSSendsNoCallback_whenRequestWhenInUse_thenReturnsNotDeterminedAfterTheTimeout() async throws {
         let harness = PermissionHarness()
-        let request = Task { try await harness.manager.requestLocationWhenInUse() }
+        async let request = try await harness.manager.requestLocationWhenInUse()
         await harness.location.waitForCalls(1)
         harness.clock.advance(by: .seconds(29))
         #expect(harness.manager.requestsInFlight == [.location])
         harness.clock.advance(by: .seconds(1))
-        #expect(try await request.value == .notDetermined)
+        #expect(try await request == .notDetermined)
         #expect(harness.manager.requestsInFlight.isEmpty)
     }
 
     @Test func givenLateAnswerAfterTimeout_whenItArrives_thenStateAndStreamFollow() async throws {
         let harness = PermissionHarness()
         let updates = harness.manager.stateUpdates(for: .location)
-        let request = Task { try await harness.manager.requestLocationWhenInUse() }
+        async let request = try await harness.manager.requestLocationWhenInUse()
         await harness.location.waitForCalls(1)
         harness.clock.advance(by: .seconds(60))
-        #expect(try await request.value == .notDetermined)
+        #expect(try await request == .notDetermined)
         harness.report(.authorizedWhenInUse)
         var iterator = updates.makeAsyncIterator()
         #expect(await iterator.next() == .notDetermined)
@@ -83,13 +83,13 @@ import Testing
 
     @Test func givenTwoConcurrentRequests_whenAnswered_thenOneSystemRequestAndBothGetTheAnswer() async throws {
         let harness = PermissionHarness()
-        let first = Task { try await harness.manager.requestLocationWhenInUse() }
+        async let first = try await harness.manager.requestLocationWhenInUse()
         await harness.location.waitForCalls(1)
-        let second = Task { try await harness.manager.requestLocationWhenInUse() }
+        async let second = try await harness.manager.requestLocationWhenInUse()
         await Task.yield()
         harness.report(.authorizedWhenInUse)
-        #expect(try await first.value == .authorized)
-        #expect(try await second.value == .authorized)
+        #expect(try await first == .authorized)
+        #expect(try await second == .authorized)
         #expect(harness.location.calls == [.requestWhenInUseAuthorization])
     }
 
@@ -97,11 +97,11 @@ import Testing
 
     @Test func givenWhileUsing_whenUserChangesToAlwaysAllow_thenUpgraded() async throws {
         let harness = PermissionHarness(locationStatus: .authorizedWhenInUse)
-        let request = Task { try await harness.manager.requestLocationAlways() }
+        async let request = try await harness.manager.requestLocationAlways()
         await harness.location.waitForCalls(1)
         await harness.service.applicationWillResignActive()
         harness.report(.authorizedAlways)
-        #expect(try await request.value == .upgraded)
+        #expect(try await request == .upgraded)
         #expect(harness.manager.locationStatus == .authorizedAlways)
         #expect(harness.location.calls == [.requestAlwaysAuthorization])
         #expect(harness.ledger.alwaysLocationRequested)
@@ -109,32 +109,32 @@ import Testing
 
     @Test func givenWhileUsing_whenUserKeepsOnlyWhileUsing_thenStaysWhenInUseAtTheTimeoutWithoutHanging() async throws {
         let harness = PermissionHarness(locationStatus: .authorizedWhenInUse)
-        let request = Task { try await harness.manager.requestLocationAlways() }
+        async let request = try await harness.manager.requestLocationAlways()
         await harness.location.waitForCalls(1)
         await harness.service.applicationWillResignActive()
         harness.clock.advance(by: .seconds(30))
-        #expect(try await request.value == .stayedWhenInUse)
+        #expect(try await request == .stayedWhenInUse)
         #expect(harness.manager.locationStatus == .authorizedWhenInUse)
     }
 
     @Test func givenAlwaysPromptAnswered_whenAppBecomesActiveAndRefreshes_thenWaitEndsAfterTheSettleDelay() async throws {
         let harness = PermissionHarness(locationStatus: .authorizedWhenInUse)
-        let request = Task { try await harness.manager.requestLocationAlways() }
+        async let request = try await harness.manager.requestLocationAlways()
         await harness.location.waitForCalls(1)
         await harness.service.applicationWillResignActive()
         await harness.becameActive()
         harness.clock.advance(by: .seconds(1))
-        #expect(try await request.value == .stayedWhenInUse)
+        #expect(try await request == .stayedWhenInUse)
     }
 
     @Test func givenRefreshDuringAlwaysPrompt_whenCallbackArrivesWithinSettleDelay_thenUpgraded() async throws {
         let harness = PermissionHarness(locationStatus: .authorizedWhenInUse)
-        let request = Task { try await harness.manager.requestLocationAlways() }
+        async let request = try await harness.manager.requestLocationAlways()
         await harness.location.waitForCalls(1)
         await harness.service.applicationWillResignActive()
         await harness.becameActive()
         harness.report(.authorizedAlways)
-        #expect(try await request.value == .upgraded)
+        #expect(try await request == .upgraded)
     }
 
     @Test func givenAlwaysAlreadyRequestedThisInstall_whenRequestAlways_thenAlreadyAskedOnceWithoutCalling() async throws {
@@ -149,11 +149,11 @@ import Testing
 
     @Test func givenKeepOnlyWhileUsingOnce_whenRequestAlwaysAgain_thenNotAskedTwice() async throws {
         let harness = PermissionHarness(locationStatus: .authorizedWhenInUse)
-        let first = Task { try await harness.manager.requestLocationAlways() }
+        async let first = try await harness.manager.requestLocationAlways()
         await harness.location.waitForCalls(1)
         await harness.service.applicationWillResignActive()
         harness.clock.advance(by: .seconds(30))
-        #expect(try await first.value == .stayedWhenInUse)
+        #expect(try await first == .stayedWhenInUse)
         #expect(try await harness.manager.requestLocationAlways() == .alreadyAskedOnce)
         #expect(harness.location.calls == [.requestAlwaysAuthorization])
     }
@@ -194,12 +194,12 @@ import Testing
 
     @Test func givenIOSIgnoresTheAlwaysRequest_whenNoPromptAppears_thenTheWaitEndsSoonAndTheOneRequestIsNotUsedUp() async throws {
         let harness = PermissionHarness(locationStatus: .authorizedWhenInUse)
-        let request = Task { try await harness.manager.requestLocationAlways() }
+        async let request = try await harness.manager.requestLocationAlways()
         await harness.location.waitForCalls(1)
 
         harness.clock.advance(by: .seconds(1))
 
-        #expect(try await request.value == .stayedWhenInUse)
+        #expect(try await request == .stayedWhenInUse)
         #expect(!harness.ledger.alwaysLocationRequested)
         #expect(harness.manager.canRequestLocationAlways)
     }

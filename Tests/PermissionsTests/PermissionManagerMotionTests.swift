@@ -19,21 +19,21 @@ import Testing
 
     @Test func givenNotDetermined_whenRequestAndUserAllows_thenAuthorizedThroughOneQuery() async throws {
         let harness = PermissionHarness()
-        let request = Task { try await harness.manager.requestMotion() }
+        async let request = try await harness.manager.requestMotion()
         await harness.motion.prompt.waitUntilShown()
         #expect(harness.manager.requestsInFlight == [.motion])
         harness.motion.prompt.answer(.allow)
-        #expect(try await request.value == .authorized)
+        #expect(try await request == .authorized)
         #expect(harness.motion.queryCount == 1)
         #expect(harness.manager.motionStatus == .authorized)
     }
 
     @Test func givenNotDetermined_whenUserDoesNotAllow_thenError105MeansDenied() async throws {
         let harness = PermissionHarness()
-        let request = Task { try await harness.manager.request(.motion) }
+        async let request = try await harness.manager.request(.motion)
         await harness.motion.prompt.waitUntilShown()
         harness.motion.prompt.answer(.dontAllow)
-        #expect(try await request.value == .denied)
+        #expect(try await request == .denied)
     }
 
     @Test(arguments: [MotionAuthorizationStatus.denied, .authorized])
@@ -95,25 +95,27 @@ import Testing
 
     @Test func givenMotionPromptLeftUp_whenTheAuthorizationTimeoutPasses_thenTheRequestEndsNotDetermined() async throws {
         let harness = PermissionHarness()
-        let request = Task { try await harness.manager.requestMotion() }
+        async let request = try await harness.manager.requestMotion()
         await harness.motion.prompt.waitUntilShown()
 
         harness.clock.advance(by: .seconds(29))
         #expect(harness.manager.requestsInFlight == [.motion])
         harness.clock.advance(by: .seconds(1))
 
-        #expect(try await request.value == .notDetermined)
+        #expect(try await request == .notDetermined)
         #expect(harness.manager.requestsInFlight.isEmpty)
     }
 
     @Test func givenWaitingMotionRequest_whenTheCallerIsCancelled_thenItIsReleasedAtOnce() async throws {
         let harness = PermissionHarness()
-        let request = Task { try await harness.manager.requestMotion() }
-        await harness.motion.prompt.waitUntilShown()
+        await withThrowingTaskGroup(of: PermissionState.self) { request in
+            request.addTask { try await harness.manager.requestMotion() }
+            await harness.motion.prompt.waitUntilShown()
 
-        request.cancel()
+            request.cancelAll()
 
-        #expect(try await request.value == .notDetermined)
+            #expect(try await request.next() == .notDetermined)
+        }
         harness.motion.prompt.answer(.allow)
         #expect(try await harness.manager.requestMotion() == .authorized)
     }

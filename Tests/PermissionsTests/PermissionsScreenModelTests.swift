@@ -29,12 +29,12 @@ import Testing
     @Test func givenLocationCard_whenAllowTappedAndUserAllowsWhileUsing_thenCardShowsWhileUsingAndNoButton() async {
         let harness = PermissionHarness()
         let screen = model(harness)
-        let tap = Task { await screen.performAction(for: .location) }
+        async let tap = await screen.performAction(for: .location)
         await harness.location.waitForCalls(1)
         #expect(screen.card(for: .location).isBusy)
         #expect(!screen.canContinue)
         harness.report(.authorizedWhenInUse)
-        await tap.value
+        await tap
         let card = screen.card(for: .location)
         #expect(card.state == .authorized)
         #expect(card.statusText == "While using the app")
@@ -47,10 +47,10 @@ import Testing
         let harness = PermissionHarness(locationStatus: .authorizedWhenInUse)
         let screen = model(harness, offersAlwaysLocation: true)
         #expect(screen.card(for: .location).action == .allowAlways)
-        let tap = Task { await screen.performAction(for: .location) }
+        async let tap = await screen.performAction(for: .location)
         await harness.location.waitForCalls(1)
         harness.report(.authorizedAlways)
-        await tap.value
+        await tap
         #expect(screen.lastAlwaysOutcome == .upgraded)
         #expect(screen.card(for: .location).statusText == "Always")
         #expect(screen.card(for: .location).action == .none)
@@ -131,14 +131,14 @@ import Testing
         let harness = PermissionHarness()
         let screen = model(harness)
         #expect(!screen.card(for: .location).isBusy)
-        let tap = Task { await screen.performAction(for: .location) }
+        async let tap = await screen.performAction(for: .location)
         await harness.location.waitForCalls(1)
         let card = screen.card(for: .location)
         #expect(card.isBusy)
         #expect(card.busyLabel == "Asking iOS…")
         #expect(card.busyLabel != card.statusText)
         harness.report(.authorizedWhenInUse)
-        await tap.value
+        await tap
     }
 
     @Test func givenLearnMoreShown_whenItsDoneButtonIsReadByVoiceOver_thenTheHintSaysItReturnsToTheCards() {
