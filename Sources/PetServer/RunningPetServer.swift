@@ -20,10 +20,16 @@ public struct RunningPetServer: Sendable {
         self.task = task
     }
 
-    /// Shuts the server down gracefully (open requests finish) and waits until it has stopped.
+    /// Shuts the server down gracefully (open requests finish) and waits until it has stopped. When
+    /// the calling task is cancelled, the server is cancelled too (open requests are cut short), so
+    /// that the wait ends: a task's result does not end on its waiter's cancellation by itself.
     public func stop() async {
         await group.triggerGracefulShutdown()
-        _ = await task.result
+        await withTaskCancellationHandler {
+            _ = await task.result
+        } onCancel: {
+            task.cancel()
+        }
     }
 }
 
