@@ -60,7 +60,8 @@ struct PositionIndex: Sendable {
 
     /// The store's data version this index reflects.
     var version: Int
-    /// The last entry of the store's change log (`pet_change`) this index reflects.
+    /// The last entry of the store's change log this index reflects (SQLite's `pet_change`,
+    /// PostgreSQL's `pet_log`).
     var lastChange: Int64 = 0
     private(set) var count = 0
     /// Pets per ``AnimalFilter/traits(species:sex:ageMonths:)`` combination.

@@ -236,6 +236,9 @@ public struct PostgresAnimalStore: AnimalStore {
             // (caught up from the log), the count and the page (REPEATABLE READ takes the snapshot at
             // the first statement: the version's).
             return try await Self.transaction(on: connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger) {
+                // Before the snapshot is taken: TRUNCATE is not MVCC-safe, and one committed after the
+                // snapshot but before `pet` is first read would show an empty table under the old version.
+                try await connection.query("LOCK TABLE \(unescaped: table) IN ACCESS SHARE MODE", logger: logger)
                 let stats = try await stats(on: connection)
                 let index = try await positions?.index(at: stats, on: connection)
                 switch (query.center, index) {
@@ -265,14 +268,19 @@ public struct PostgresAnimalStore: AnimalStore {
     /// How many times this replica built its position index from every row (catching up from the log
     /// does not count): for tests and diagnostics.
     public var positionIndexBuilds: Int { positions?.fullBuilds ?? 0 }
+    /// How many reads the position index left to PostGIS while it was busy (or of an older snapshot).
+    var positionIndexFallbacks: Int { positions?.answersFromDatabase ?? 0 }
 
     /// The statistics row as the caller's transaction sees it.
     private func stats(on connection: PostgresConnection) async throws -> PostgresPositionIndex.Stats {
-        let rows = try await connection.query("SELECT version, pets, log_starts_after FROM \(unescaped: statsTable)", logger: logger)
-        for try await (version, pets, logStartsAfter) in rows.decode((Int, Int, Int).self) {
-            return .init(version: version, pets: pets, logStartsAfter: logStartsAfter)
+        let rows = try await connection.query("""
+            SELECT version, pets, log_starts_after, (SELECT coalesce(max(id), 0) FROM \(unescaped: logTable))
+            FROM \(unescaped: statsTable)
+            """, logger: logger)
+        for try await (version, pets, logStartsAfter, lastLogID) in rows.decode((Int, Int, Int, Int64).self) {
+            return .init(version: version, pets: pets, logStartsAfter: logStartsAfter, lastLogID: lastLogID)
         }
-        return .init(version: 0, pets: 0, logStartsAfter: 0)
+        return .init(version: 0, pets: 0, logStartsAfter: 0, lastLogID: 0)
     }
 
     /// The listing without coordinates, in one statement (one snapshot, one round trip): the version,
@@ -336,10 +344,12 @@ public struct PostgresAnimalStore: AnimalStore {
     /// Statements are bounded by the server's `statement_timeout` either way. Ends at once when the
     /// calling task is cancelled.
     ///
-    /// The trap: the pool's lease ignores cancellation (while PostgreSQL restarts it may wait on for
-    /// minutes), so the work runs in a task of its own that this call stops awaiting at the deadline
-    /// or on cancellation, instead of a task group, which would wait for it to finish. Abandoned, that
-    /// task is cancelled and ends when the pool answers or shuts down.
+    /// The trap: a statement on a pooled connection ignores cancellation (postgres-nio's `query` has
+    /// no cancellation handler; on a connection whose server went away it may wait for minutes), so
+    /// the work runs in a task of its own that this call stops awaiting at the deadline or on
+    /// cancellation, instead of a task group, which would wait for it to finish. Abandoned, that task
+    /// is cancelled and ends when its statement does (`statement_timeout` bounds it on a live server).
+    /// So a write the caller gave up on may still commit, as when a commit's answer is lost.
     func withConnection<Result: Sendable>(
         timeoutAfterLease: Bool = true,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
@@ -622,16 +632,17 @@ extension PostgresAnimalStore {
         return AnimalPage(animals: window.compactMap { page[$0.key]?.animal }, totalCount: nearest.totalCount)
     }
 
-    /// The nearby page as `index` ranks it, its rows read in one statement with the version: nil when
-    /// that version is not the index's (the database moved on), or when the page needs two reads.
+    /// The nearby page as `index` ranks it, its rows read in one statement with the version and the
+    /// newest log id: nil when they are not the index's (the database moved on), or when the page
+    /// needs two reads.
     private func nearby(
         inOneStatementWith index: PositionIndex, on connection: PostgresConnection, center: GeoCoordinate, query: AnimalQuery
     ) async throws -> AnimalSnapshot? {
         let nearest = Self.nearest(in: index, center: center, query: query)
         guard nearest.isSmall(for: query) else { return nil }
         let keys = query.offset < nearest.totalCount ? nearest.leading.map(\.key) : []
-        let (whole, version) = try await rows(keys, of: nearest, on: connection)
-        guard version == index.version else { return nil }
+        let (whole, state) = try await rows(keys, of: nearest, on: connection)
+        guard state.version == index.version, state.lastLogID == index.lastChange else { return nil }
         return AnimalSnapshot(page: Self.page(nearest, query: query, rows: whole), dataVersion: index.version)
     }
 
@@ -654,24 +665,24 @@ extension PostgresAnimalStore {
     /// The rows of `keys` (with their distances and stored times) and the data version, in one statement.
     private func rows(
         _ keys: [Int64], of nearest: PositionIndex.Nearest, on connection: PostgresConnection
-    ) async throws -> (rows: [Int64: (animal: Animal, publishedAt: Double)], version: Int) {
+    ) async throws -> (rows: [Int64: (animal: Animal, publishedAt: Double)], state: (version: Int, lastLogID: Int64)) {
         let distances = Dictionary(uniqueKeysWithValues: nearest.leading.map { ($0.key, $0.distanceKm) })
         // The row's columns first (``animal(from:distanceKm:)`` reads them from the start); without a
         // match the left join still gives the version, beside nulls.
         let result = try await connection.query("""
-            SELECT \(unescaped: Self.columns), seq, stats.version
+            SELECT \(unescaped: Self.columns), seq, stats.version, (SELECT coalesce(max(id), 0) FROM \(unescaped: logTable))
             FROM \(unescaped: statsTable) AS stats LEFT JOIN \(unescaped: table) ON seq = ANY(\(keys))
             """, logger: logger)
         var rows: [Int64: (Animal, Double)] = [:]
-        var version = 0
+        var state: (version: Int, lastLogID: Int64) = (0, 0)
         for try await row in result {
             let columns = row.makeRandomAccess()
-            version = try columns[14].decode(Int.self)
+            state = (try columns[14].decode(Int.self), try columns[15].decode(Int64.self))
             guard columns[13].bytes != nil else { continue }
             let seq = try columns[13].decode(Int64.self)
             rows[seq] = (try Self.animal(from: row, distanceKm: distances[seq]), try columns[12].decode(Double.self))
         }
-        return (rows, version)
+        return (rows, state)
     }
 
     /// A nearby query with a filter or newest first: every pet in the circle that the filter keeps is

@@ -262,6 +262,9 @@ enum PostgresMigration {
     }
 
     private static func migrate(on connection: PostgresConnection, schema: String, logger: Logger) async throws {
+        // A step may rewrite a large table (migration 7 does): the store's statement timeout, meant for
+        // requests, does not bound it.
+        try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
         try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
         try await connection.query(#"CREATE SCHEMA IF NOT EXISTS "\#(unescaped: schema)""#, logger: logger)
         let history = "\"\(schema)\".petspot_migration"

@@ -21,6 +21,10 @@ final class PostgresPositionIndex: Sendable {
         var pets: Int
         /// The log holds every change after this version (older entries are pruned).
         var logStartsAfter: Int
+        /// The newest log entry's id (0 when the log is empty). With the version it tells one state of
+        /// the database from another that reached the same version (a restore, a failover that lost
+        /// transactions): ids are never handed out twice.
+        var lastLogID: Int64
     }
 
     private enum Plan {
@@ -34,6 +38,7 @@ final class PostgresPositionIndex: Sendable {
         var latest: PositionIndex?
         var busy = false
         var fullBuilds = 0
+        var answersFromDatabase = 0
     }
 
     private let state = Mutex(State())
@@ -53,18 +58,34 @@ final class PostgresPositionIndex: Sendable {
     /// How many times the index was built from every row, the first time included: for tests and
     /// diagnostics, since catching up is what should happen.
     var fullBuilds: Int { state.withLock { $0.fullBuilds } }
+    /// How many reads this index could not answer (busy, or of an older snapshot): for tests.
+    var answersFromDatabase: Int { state.withLock { $0.answersFromDatabase } }
+
+    /// Whether `index` is of the database state that `stats` were read in.
+    static func reflects(_ index: PositionIndex, _ stats: Stats) -> Bool {
+        index.version == stats.version && index.lastChange == stats.lastLogID
+    }
 
     /// The index at `stats.version`, read on `connection` inside the caller's repeatable-read
     /// transaction (the one `stats` was read in); nil when the caller must answer from the database.
     func index(at stats: Stats, on connection: PostgresConnection) async throws -> PositionIndex? {
         let plan = state.withLock { state -> Plan in
-            if let latest = state.latest, latest.version == stats.version { return .use(latest) }
-            if state.busy { return .answerFromDatabase }
-            // A snapshot older than the index (or a database recreated with lower versions: the next
-            // newer read rebuilds) cannot be answered by it.
-            if let latest = state.latest, latest.version > stats.version { return .answerFromDatabase }
+            if let latest = state.latest, Self.reflects(latest, stats) { return .use(latest) }
+            if state.busy {
+                state.answersFromDatabase += 1
+                return .answerFromDatabase
+            }
+            // A snapshot older than the index cannot be answered by it; a database whose log went
+            // back (restored, or failed over to a standby that lost transactions) is built anew.
+            if let latest = state.latest, latest.version > stats.version, stats.lastLogID >= latest.lastChange {
+                state.answersFromDatabase += 1
+                return .answerFromDatabase
+            }
             state.busy = true
-            if let latest = state.latest, latest.version >= stats.logStartsAfter { return .catchUp(from: latest) }
+            if let latest = state.latest, latest.version < stats.version, latest.version >= stats.logStartsAfter,
+               stats.lastLogID >= latest.lastChange {
+                return .catchUp(from: latest)
+            }
             return .build
         }
         let held: PositionIndex?
@@ -76,13 +97,15 @@ final class PostgresPositionIndex: Sendable {
         }
         do {
             var index: PositionIndex
-            if var caughtUp = held, try await applyLog(after: caughtUp.version, to: &caughtUp, on: connection),
+            if var caughtUp = held,
+               try await applyLog(after: caughtUp.version, to: &caughtUp, checking: caughtUp.version > stats.logStartsAfter, on: connection),
                caughtUp.count == stats.pets {
                 index = caughtUp
             } else {
                 index = try await build(stats, on: connection)
             }
             index.version = stats.version
+            index.lastChange = stats.lastLogID
             let kept = index
             state.withLock { state in
                 state.busy = false
@@ -112,20 +135,28 @@ final class PostgresPositionIndex: Sendable {
     }
 
     /// Replays the log entries after `version` that the snapshot shows; false when one names a
-    /// position the index does not hold (the index is then of no use).
-    private func applyLog(after version: Int, to index: inout PositionIndex, on connection: PostgresConnection) async throws -> Bool {
+    /// position the index does not hold, or, when `checking` (the log still reaches back to it), the
+    /// entry the index was last brought to is gone: another database, that reached the version by
+    /// other changes. The index is then of no use.
+    private func applyLog(
+        after version: Int, to index: inout PositionIndex, checking: Bool, on connection: PostgresConnection
+    ) async throws -> Bool {
+        let marker = checking ? index.lastChange : 0
         let entries = try await connection.query("""
-            SELECT seq, listed, lat, lon, coalesce(published_at, 0), \(unescaped: AnimalFilter.traitsSQL)
-            FROM \(unescaped: log) WHERE version > \(version) ORDER BY id
+            SELECT id, seq, listed, lat, lon, coalesce(published_at, 0), \(unescaped: AnimalFilter.traitsSQL)
+            FROM \(unescaped: log) WHERE version > \(version) OR id = \(marker) ORDER BY id
             """, logger: logger)
         var consistent = true
-        for try await (seq, listed, lat, lon, publishedAt, traits) in entries.decode((Int64, Bool, Double, Double, Double, Int).self) {
-            if listed {
+        var markerSeen = marker == 0
+        for try await (id, seq, listed, lat, lon, publishedAt, traits) in entries.decode((Int64, Int64, Bool, Double, Double, Double, Int).self) {
+            if id == marker {
+                markerSeen = true
+            } else if listed {
                 index.add(seq: seq, lat: lat, lon: lon, publishedAt: publishedAt, traits: UInt8(clamping: traits))
             } else if !index.remove(seq: seq, lat: lat, lon: lon) {
                 consistent = false
             }
         }
-        return consistent
+        return consistent && markerSeen
     }
 }

@@ -33,9 +33,9 @@ import Testing
     @Test func rule09_givenServicesOff_whenAskedFromOffTheMainActor_thenTheManagerAnswersAsynchronously() async throws {
         let harness = DeviceHarness { $0.location.servicesEnabled = false }
         let manager = try await harness.launched()
-        let enabled = await Task.detached { await manager.locationServicesEnabled() }.value
+        async let enabled = manager.locationServicesEnabled()  // a child task: off the main actor
 
-        #expect(enabled == false)
+        #expect(await enabled == false)
         #expect(manager.authorizationStatus == .denied)
     }
 
