@@ -24,6 +24,7 @@
 #     listing      every listing queried and encoded
 #     nearby       GET /api/pets?lat=…&lon=… from 4,096 random points around the demo cities at
 #                  2 decimals, each queried and encoded
+#     dogs         the same points with species=dog: "dogs near me"
 #     filtered     the same points with a filter (one or two species, sometimes a sex or age band),
 #                  half of them newest first (sort=recent), each queried and encoded
 #
@@ -115,7 +116,7 @@ stop_servers() {
 
 # Random points around the demo cities (the centres in Sources/PetServer/DemoCity.swift), rounded to
 # 2 decimals as the app sends them, without and with filters; the same sequence on every run.
-python3 - "$work/nearby.lua" "$work/filtered.lua" <<'PY'
+python3 - "$work/nearby.lua" "$work/filtered.lua" "$work/dogs.lua" <<'PY'
 import random, re, sys
 source = open("Sources/PetServer/DemoCity.swift", encoding="utf-8").read()
 cities = [(float(lat), float(lon)) for lat, lon in re.findall(r"lat: (-?[\d.]+), lon: (-?[\d.]+)", source)]
@@ -129,7 +130,8 @@ for _ in range(4096):
     species = ",".join(rng.sample(["dog", "cat", "rabbit", "bird", "other"], rng.choice([1, 2])))
     extra = rng.choice(["", "", "&sex=female", "&age=baby,young", "&age=senior"])
     filtered.append(nearby[-1] + f"&species={species}{extra}" + rng.choice(["", "&sort=recent"]))
-for path, paths in ((sys.argv[1], nearby), (sys.argv[2], filtered)):
+dogs = [path + "&species=dog" for path in nearby]
+for path, paths in ((sys.argv[1], nearby), (sys.argv[2], filtered), (sys.argv[3], dogs)):
     with open(path, "w") as out:
         out.write("local paths = {\n" + ",\n".join(f'  "{p}"' for p in paths) + "\n}\n")
         out.write("local i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format(\"GET\", paths[i])\nend\n")
@@ -175,6 +177,7 @@ bench_store() { # STORE DATABASE: seeds DATABASE, serves it twice, measures ever
     measure "$store" uncached health "$uncached/health"
     measure "$store" uncached listing "$uncached/api/pets"
     measure "$store" uncached nearby "$uncached/api/pets" -s "$work/nearby.lua"
+    measure "$store" uncached dogs "$uncached/api/pets" -s "$work/dogs.lua"
     measure "$store" uncached filtered "$uncached/api/pets" -s "$work/filtered.lua"
     stop_servers
 }
