@@ -107,9 +107,11 @@ final class PostgresPositionIndex: Sendable {
             index.version = stats.version
             index.lastChange = stats.lastLogID
             let kept = index
+            // Only the busy read builds or catches up, and only from a newer snapshot or another
+            // database's: what it made replaces the index whatever its version.
             state.withLock { state in
                 state.busy = false
-                if (state.latest?.version ?? .min) <= kept.version { state.latest = kept }
+                state.latest = kept
             }
             return index
         } catch {
