@@ -642,6 +642,8 @@ extension PostgresAnimalStore {
         guard nearest.isSmall(for: query) else { return nil }
         let keys = query.offset < nearest.totalCount ? nearest.leading.map(\.key) : []
         let (whole, state) = try await rows(keys, of: nearest, on: connection)
+        // This snapshot is newer than the index: an older version means the database went back.
+        if state.version < index.version { positions?.forget(index) }
         guard state.version == index.version, state.lastLogID == index.lastChange else { return nil }
         return AnimalSnapshot(page: Self.page(nearest, query: query, rows: whole), dataVersion: index.version)
     }

@@ -22,8 +22,9 @@ final class PostgresPositionIndex: Sendable {
         /// The log holds every change after this version (older entries are pruned).
         var logStartsAfter: Int
         /// The newest log entry's id (0 when the log is empty). With the version it tells one state of
-        /// the database from another that reached the same version (a restore, a failover that lost
-        /// transactions): ids are never handed out twice.
+        /// the database from another that reached the same version by other changes (a failover
+        /// that lost transactions: the sequence had handed out ids past them). The trap: a restored
+        /// dump sets the sequence back, and can repeat a (version, id) pair.
         var lastLogID: Int64
     }
 
@@ -61,6 +62,17 @@ final class PostgresPositionIndex: Sendable {
     /// How many reads this index could not answer (busy, or of an older snapshot): for tests.
     var answersFromDatabase: Int { state.withLock { $0.answersFromDatabase } }
 
+    /// Drops `index` if it is still the one held: a snapshot taken after it was read showed an older
+    /// version, so the database went back (restored, or failed over to a standby that lost
+    /// transactions). The next read builds anew.
+    func forget(_ index: PositionIndex) {
+        state.withLock { state in
+            guard !state.busy, let latest = state.latest, latest.version == index.version,
+                  latest.lastChange == index.lastChange else { return }
+            state.latest = nil
+        }
+    }
+
     /// Whether `index` is of the database state that `stats` were read in.
     static func reflects(_ index: PositionIndex, _ stats: Stats) -> Bool {
         index.version == stats.version && index.lastChange == stats.lastLogID
@@ -75,9 +87,9 @@ final class PostgresPositionIndex: Sendable {
                 state.answersFromDatabase += 1
                 return .answerFromDatabase
             }
-            // A snapshot older than the index cannot be answered by it; a database whose log went
-            // back (restored, or failed over to a standby that lost transactions) is built anew.
-            if let latest = state.latest, latest.version > stats.version, stats.lastLogID >= latest.lastChange {
+            // A snapshot older than the index cannot be answered by it. (A database that went back
+            // below the index's version is told apart by ``forget(_:)``.)
+            if let latest = state.latest, latest.version > stats.version {
                 state.answersFromDatabase += 1
                 return .answerFromDatabase
             }

@@ -169,6 +169,23 @@ struct PostgresAnimalStoreTests {
         }
     }
 
+    @Test func givenAnIndexNewerThanAReadsSnapshot_whenThatReadAsks_thenPostGISAnswersAndTheIndexStays() async throws {
+        try await PostgresTestDatabase.withFreshStore { store async throws in
+            try await store.insert([try AnimalFixtures.animal("a", lat: 52.231, lon: 21.01)])
+            _ = try await store.animals(matching: AnimalQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01)))
+            let positions = try #require(store.positions)
+            let latest = try #require(positions.latest)
+            // A read whose snapshot was taken before another read caught the index up.
+            let older = PostgresPositionIndex.Stats(
+                version: latest.version - 1, pets: 0, logStartsAfter: 0, lastLogID: latest.lastChange - 1
+            )
+            let answered = try await store.withConnection { connection in try await positions.index(at: older, on: connection) != nil }
+            #expect(!answered)
+            #expect(store.positionIndexBuilds == 1)
+            #expect(positions.latest?.version == latest.version)
+        }
+    }
+
     @Test func givenAReplicaFurtherBehindThanTheKeptLog_whenItReads_thenItBuildsAgainAndAnswersRight() async throws {
         try await PostgresTestDatabase.withFreshStore { reader async throws in
             let warsaw = AnimalQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01))
