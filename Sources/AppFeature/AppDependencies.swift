@@ -17,6 +17,9 @@ import StartupFeature
 public struct AppDependencies {
     /// The one location manager: CLLocationManager on iOS.
     public var locationManager: any LocationManaging
+    /// iOS 18 and later: service sessions and live updates, through which the app then asks instead of
+    /// the manager's request calls. Nil on iOS 17.
+    public var locationSessions: (any LocationServiceSessions)?
     public var motion: any MotionAuthorizing
     public var health: any HealthAuthorizing
     /// Where the listing comes from.
@@ -40,6 +43,7 @@ public struct AppDependencies {
 
     public init(
         locationManager: any LocationManaging,
+        locationSessions: (any LocationServiceSessions)? = nil,
         motion: any MotionAuthorizing,
         health: any HealthAuthorizing,
         pets: any AnimalRepositoryProtocol,
@@ -53,6 +57,7 @@ public struct AppDependencies {
         logger: Logger = AppModel.logger()
     ) {
         self.locationManager = locationManager
+        self.locationSessions = locationSessions
         self.motion = motion
         self.health = health
         self.pets = pets
@@ -73,6 +78,7 @@ extension AppModel {
     public static func build(_ dependencies: AppDependencies) -> AppModel {
         let location = LocationService(
             manager: dependencies.locationManager,
+            sessions: dependencies.locationSessions,
             clock: dependencies.clock,
             now: dependencies.now,
             configuration: dependencies.locationConfiguration

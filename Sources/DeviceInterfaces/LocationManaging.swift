@@ -44,6 +44,9 @@ public enum LocationManagerEvent: Sendable, Equatable {
     case locationsUpdated([LocationFix])
     /// `locationManager(_:didFailWithError:)`.
     case failed(LocationManagerError)
+    /// iOS 18: a live update's diagnostic says no fix will come (``LocationDiagnostic/meansNoFix``);
+    /// the classic delegate path never sends it.
+    case fixUnavailable(LocationDiagnostic)
 }
 
 /// A fix as the device reports it (a domain mirror of `CLLocation`). Unlike ``UserLocation`` it may

@@ -14,6 +14,9 @@ public struct DeviceConfiguration: Sendable {
     public var infoPlistKeys: Set<String>
     /// The purpose keys inside the app's `NSLocationTemporaryUsageDescriptionDictionary`.
     public var temporaryLocationPurposeKeys: Set<String>
+    /// The iOS major version: 18 and later have service sessions and live-update diagnostics
+    /// (rule 30, rule 31), which the app then uses; 17 has only the classic location manager.
+    public var iosVersion: Int
     /// Location Services, the app's location permission and the GPS.
     public var location: Location
     /// Motion & Fitness at start.
@@ -26,6 +29,7 @@ public struct DeviceConfiguration: Sendable {
         seed: UInt64 = 0x5EED,
         infoPlistKeys: Set<String> = [InfoPlistRequirement.locationWhenInUse.key],
         temporaryLocationPurposeKeys: Set<String> = [],
+        iosVersion: Int = DeviceConfiguration.newestIOSVersion,
         location: Location = Location(),
         motion: Motion = Motion(),
         health: Health = Health()
@@ -34,10 +38,20 @@ public struct DeviceConfiguration: Sendable {
         self.seed = seed
         self.infoPlistKeys = infoPlistKeys
         self.temporaryLocationPurposeKeys = temporaryLocationPurposeKeys
+        self.iosVersion = iosVersion
         self.location = location
         self.motion = motion
         self.health = health
     }
+}
+
+extension DeviceConfiguration {
+    /// The iOS versions the simulator knows apart: 17 (the classic path), 18 (sessions) and 26.
+    public static let iosVersions = [17, 18, 26]
+    public static let newestIOSVersion = 26
+
+    /// Whether the device has `CLServiceSession` and live-update diagnostics.
+    public var supportsServiceSessions: Bool { iosVersion >= 18 }
 }
 
 extension DeviceConfiguration {

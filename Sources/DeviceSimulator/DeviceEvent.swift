@@ -27,6 +27,16 @@ public enum DeviceEvent: Sendable, Equatable {
     case requestIgnored(request: String, reason: String)
     /// A delegate callback handed to a location manager.
     case delegateCallback(manager: Int, LocationManagerEvent)
+    /// iOS 18: the app made a `CLServiceSession` with this goal (rule 31).
+    case serviceSessionStarted(session: Int, ServiceSessionAuthorization)
+    case serviceSessionInvalidated(session: Int)
+    /// A session's diagnostics changed to these.
+    case serviceSessionDiagnostics(session: Int, Set<LocationDiagnostic>)
+    /// iOS 18: the app began or stopped reading `CLLocationUpdate.liveUpdates()` (rule 30).
+    case liveUpdatesStarted(stream: Int)
+    case liveUpdatesStopped(stream: Int)
+    /// One live update handed to the app (its coordinate is deliberately not part of the event).
+    case liveUpdate(stream: Int, LocationUpdate)
     /// An event of another simulated subsystem (Motion, HealthKit), added in its own file.
     case subsystem(name: String, detail: String)
 }
@@ -69,7 +79,22 @@ public struct DeviceLogEntry: Sendable, Equatable, CustomStringConvertible {
         case .requestIgnored(let request, let reason): "requestIgnored \(request): \(reason)"
         case .delegateCallback(let id, let callback): "delegateCallback #\(id) \(describe(callback))"
         case .subsystem(let name, let detail): "\(name) \(detail)"
+        case .serviceSessionStarted(let id, let authorization): "serviceSessionStarted #\(id) \(authorization.rawValue)"
+        case .serviceSessionInvalidated(let id): "serviceSessionInvalidated #\(id)"
+        case .serviceSessionDiagnostics(let id, let diagnostics):
+            "serviceSessionDiagnostics #\(id) \(describe(diagnostics))"
+        case .liveUpdatesStarted(let id): "liveUpdatesStarted #\(id)"
+        case .liveUpdatesStopped(let id): "liveUpdatesStopped #\(id)"
+        case .liveUpdate(let id, let update):
+            "liveUpdate #\(id) "
+                + (update.location.map { "fix(±\(Int($0.horizontalAccuracy.rounded()))m) " } ?? "")
+                + describe(update.diagnostics)
         }
+    }
+
+    /// `[authorizationDenied, insufficientlyInUse]`, in CoreLocation's declaration order.
+    static func describe(_ diagnostics: Set<LocationDiagnostic>) -> String {
+        "[" + diagnostics.sorted().map(\.rawValue).joined(separator: ", ") + "]"
     }
 
     static func describe(_ callback: LocationManagerEvent) -> String {
@@ -81,6 +106,8 @@ public struct DeviceLogEntry: Sendable, Equatable, CustomStringConvertible {
                 + (fixes.last.map { ", ±\(Int($0.horizontalAccuracy.rounded()))m" } ?? "") + ")"
         case .failed(let error):
             "failed(\(error))"
+        case .fixUnavailable(let diagnostic):
+            "fixUnavailable(\(diagnostic.rawValue))"
         }
     }
 }

@@ -8,30 +8,36 @@ import PetSpotDomain
 @MainActor
 final class LocationSubsystem: DeviceSubsystem {
     weak var device: SimulatedDevice?
-    private let configuration: DeviceConfiguration.Location
+    let configuration: DeviceConfiguration.Location
 
     // Settings and the per-install permission record.
     private(set) var servicesEnabled: Bool
     private(set) var restricted: Bool
     private var storedStatus: LocationPermissionStatus
     private(set) var grantIsTemporary = false
-    private var alwaysRequestUsed = false
+    private(set) var alwaysRequestUsed = false
     private var preciseLocation: Bool
     /// Full accuracy granted for this use of the app only (rule 12).
     private var temporaryFullAccuracy = false
 
     // The GPS.
     private(set) var position: GeoCoordinate?
-    private var systemFix: TrueFix?
+    var systemFix: TrueFix?
     private var reducedAnchor: (fix: LocationFix, drawnAt: Duration)?
 
     // The app's process.
     private(set) var managers: [SimulatedLocationManager] = []
     private var managersMade = 0
     private var expiryJob: DeviceScheduler.JobID?
+    /// iOS 18: the app's held service sessions and live-update streams (rule 30, rule 31).
+    var sessions: [SimulatedServiceSession] = []
+    var liveStreams: [SimulatedLiveUpdates] = []
+    var sessionsMade = 0
+    var sessionProviders: [SimulatedServiceSessions] = []
+    var liveStreamsMade = 0
 
     /// A fix as the GPS took it (before any reduced-accuracy blurring); `at` is virtual elapsed time.
-    private struct TrueFix {
+    struct TrueFix {
         var coordinate: GeoCoordinate
         var horizontalAccuracy: Double
         var at: Duration
@@ -95,6 +101,7 @@ final class LocationSubsystem: DeviceSubsystem {
 
     func move(to coordinate: GeoCoordinate?) {
         position = coordinate
+        refreshSessions(moved: true)
     }
 
     // MARK: Managers and callbacks
@@ -114,7 +121,7 @@ final class LocationSubsystem: DeviceSubsystem {
         return manager
     }
 
-    private func deliver(_ event: LocationManagerEvent, to manager: SimulatedLocationManager) {
+    func deliver(_ event: LocationManagerEvent, to manager: SimulatedLocationManager) {
         guard manager.isAlive else { return }
         manager.continuation.yield(event)
         device?.record(.delegateCallback(manager: manager.id, event))
@@ -122,7 +129,8 @@ final class LocationSubsystem: DeviceSubsystem {
 
     /// Tells every manager whose last callback no longer matches, if the app can hear it now. A
     /// backgrounded app hears on its way back (rule 1, rule 10).
-    private func reportIfChanged() {
+    func reportIfChanged() {
+        refreshSessions()
         guard let device, device.phase.isForeground else { return }
         let current = (status, accuracy)
         for manager in managers where manager.isAlive {
@@ -132,13 +140,14 @@ final class LocationSubsystem: DeviceSubsystem {
         }
     }
 
-    private func ignore(_ request: String, _ reason: String) {
+    func ignore(_ request: String, _ reason: String) {
         device?.record(.requestIgnored(request: request, reason: reason))
     }
 
     // MARK: Lifecycle
 
     func appDidEnterBackground() {
+        refreshSessions()
         // Rule 5, rule 12: temporary grants lapse shortly after the app leaves the foreground.
         guard grantIsTemporary || temporaryFullAccuracy, expiryJob == nil, let device else { return }
         expiryJob = device.schedule(after: configuration.allowOnceExpiryDelay) { [weak self] in
@@ -153,6 +162,7 @@ final class LocationSubsystem: DeviceSubsystem {
             expiryJob = nil
         }
         if configuration.settingsChangeReport == .beforeActive { reportIfChanged() }
+        refreshSessions()
     }
 
     func appDidBecomeActive() {
@@ -171,6 +181,7 @@ final class LocationSubsystem: DeviceSubsystem {
             manager.continuation.finish()
         }
         managers = []
+        endSessionsAndUpdates()
         expireTemporaryGrants()
     }
 
@@ -204,8 +215,15 @@ extension LocationSubsystem {
 
     /// Rule 3: the alert only when not determined, in the foreground, with the key; otherwise nothing.
     func requestWhenInUse(from manager: SimulatedLocationManager) {
-        let request = "requestWhenInUseAuthorization"
-        guard manager.isAlive, let device else { return }
+        guard manager.isAlive else { return }
+        askWhenInUse(as: "requestWhenInUseAuthorization")
+        refreshSessions()
+    }
+
+    /// The When-In-Use request itself, made by a manager's call or by a service session (`request`
+    /// names which, for the log).
+    func askWhenInUse(as request: String) {
+        guard let device else { return }
         guard !device.isShowingSystemAlert else { return ignore(request, "a system alert is already showing") }
         guard device.phase.isForeground else { return ignore(request, "the app is not in the foreground") }
         guard device.infoPlistKeys.contains(InfoPlistRequirement.locationWhenInUse.key) else {
@@ -219,8 +237,14 @@ extension LocationSubsystem {
 
     /// Rule 6: once per install, from not determined or a permanent When-In-Use grant, with both keys.
     func requestAlways(from manager: SimulatedLocationManager) {
-        let request = "requestAlwaysAuthorization"
-        guard manager.isAlive, let device else { return }
+        guard manager.isAlive else { return }
+        askAlways(as: "requestAlwaysAuthorization")
+        refreshSessions()
+    }
+
+    /// The Always request itself, made by a manager's call or by an `.always` service session.
+    func askAlways(as request: String) {
+        guard let device else { return }
         guard !device.isShowingSystemAlert else { return ignore(request, "a system alert is already showing") }
         guard device.phase.isForeground else { return ignore(request, "the app is not in the foreground") }
         for key in [InfoPlistRequirement.locationWhenInUse.key, InfoPlistRequirement.locationAlways.key] where !device.infoPlistKeys.contains(key) {
@@ -264,7 +288,7 @@ extension LocationSubsystem {
 
     /// "Keep Only While Using" changes nothing, so no callback; "Change to Always Allow" reports Always.
     private func applyAlwaysUpgradeAnswer(_ button: SystemAlertButton) {
-        guard button == .changeToAlwaysAllow else { return }
+        guard button == .changeToAlwaysAllow else { return refreshSessions() }
         storedStatus = .authorizedAlways
         reportIfChanged()
     }
@@ -361,7 +385,7 @@ extension LocationSubsystem {
     }
 
     /// The fix as the app gets it: exact with Precise Location, blurred otherwise (rule 11).
-    private func appView(of fix: TrueFix, desired: LocationAccuracy) -> LocationFix {
+    func appView(of fix: TrueFix, desired: LocationAccuracy) -> LocationFix {
         guard let device else {
             return LocationFix(latitude: 0, longitude: 0, horizontalAccuracy: -1, timestamp: Date.distantPast)
         }

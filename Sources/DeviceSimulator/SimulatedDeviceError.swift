@@ -12,6 +12,8 @@ public enum SimulatedDeviceError: Error, Equatable, Sendable, CustomStringConver
     case locationSettingRestricted
     /// The Settings page offers this choice only when Info.plist has `missingKey`.
     case settingsChoiceNotOffered(LocationSettingsChoice, missingKey: String)
+    /// Service sessions and live-update diagnostics need iOS 18; the device runs an older version.
+    case requiresIOS18(running: Int)
 
     public var description: String {
         switch self {
@@ -31,6 +33,8 @@ public enum SimulatedDeviceError: Error, Equatable, Sendable, CustomStringConver
             "Settings cannot be changed while the app is in the foreground: background it or open Settings first"
         case .locationSettingRestricted:
             "the app's location setting is restricted by parental controls or device management and cannot be changed"
+        case .requiresIOS18(let version):
+            "service sessions need iOS 18 or later; the device runs iOS \(version)"
         case .settingsChoiceNotOffered(let choice, let key):
             "Settings does not offer \(choice.rawValue): Info.plist lacks \(key)"
         }

@@ -12,6 +12,8 @@ import PetSpotDomain
 /// - Concurrent callers share one underlying request.
 /// - Calls into the manager are made in order, on the main actor, by one task that reads a command
 ///   queue; the actor itself never blocks the main thread and never asks the system daemon.
+/// - On iOS 18 and later, given service sessions, it asks through them and reads live updates
+///   instead of the manager's request calls (``ServiceSessionRequests``); nothing above it changes.
 public actor LocationService: LocationServiceProtocol {
     /// Timeouts and freshness.
     public struct Configuration: Sendable, Equatable {
@@ -68,6 +70,8 @@ public actor LocationService: LocationServiceProtocol {
         case requestAlwaysAuthorization
         case requestLocation(LocationAccuracy)
         case stopUpdatingLocation
+        /// The manager reported a status: a service session that asked may end.
+        case authorizationReported(LocationPermissionStatus)
     }
 
     /// The timeouts every wait of this service uses; one policy for the whole app.
@@ -76,6 +80,9 @@ public actor LocationService: LocationServiceProtocol {
     private let now: @Sendable () -> Date
     private let manager: any LocationManaging
     private let commands: AsyncStream<Command>.Continuation
+    /// What a fix request made through service sessions came to (nil without sessions).
+    private let sessionOutcomes: AsyncStream<LocationManagerEvent>?
+    private var sessionOutcomeTask: Task<Void, Never>?
 
     private var tokens = 0
     /// The authorization request under way and its waiting callers (nil when none is waiting).
@@ -96,10 +103,13 @@ public actor LocationService: LocationServiceProtocol {
 
     /// - Parameters:
     ///   - manager: The location manager; on iOS one created on the main thread.
+    ///   - sessions: Service sessions and live updates (iOS 18 and later), or nil to ask through the
+    ///     manager as on iOS 17.
     ///   - clock: The clock that bounds every wait (a `VirtualClock` in tests and in the simulator).
     ///   - now: The current date, to judge a cached fix's age; must agree with the fixes' timestamps.
     public init(
         manager: any LocationManaging,
+        sessions: (any LocationServiceSessions)? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
         now: @escaping @Sendable () -> Date = { Date() },
         configuration: Configuration = Configuration()
@@ -110,26 +120,33 @@ public actor LocationService: LocationServiceProtocol {
         self.configuration = configuration
         let (stream, continuation) = AsyncStream<Command>.makeStream()
         self.commands = continuation
+        let (outcomes, outcomeSink) = AsyncStream<LocationManagerEvent>.makeStream()
+        self.sessionOutcomes = sessions == nil ? nil : outcomes
         Task { @MainActor in
+            let viaSessions = sessions.map { ServiceSessionRequests(sessions: $0, outcomes: outcomeSink) }
             for await command in stream {
                 switch command {
                 case .requestWhenInUseAuthorization:
-                    manager.requestWhenInUseAuthorization()
+                    if let viaSessions { viaSessions.requestAuthorization(.whenInUse) } else { manager.requestWhenInUseAuthorization() }
                 case .requestAlwaysAuthorization:
-                    manager.requestAlwaysAuthorization()
+                    if let viaSessions { viaSessions.requestAuthorization(.always) } else { manager.requestAlwaysAuthorization() }
                 case .requestLocation(let accuracy):
                     manager.desiredAccuracy = accuracy
-                    manager.requestLocation()
+                    if let viaSessions { viaSessions.requestLocation() } else { manager.requestLocation() }
                 case .stopUpdatingLocation:
-                    manager.stopUpdatingLocation()
+                    if let viaSessions { viaSessions.stopUpdatingLocation() } else { manager.stopUpdatingLocation() }
+                case .authorizationReported(let status):
+                    viaSessions?.authorizationReported(status)
                 }
             }
+            outcomeSink.finish()
         }
     }
 
     deinit {
         commands.finish()
         eventTask?.cancel()
+        sessionOutcomeTask?.cancel()
         statusSubscribers.finishAll()
     }
 
@@ -188,6 +205,13 @@ public actor LocationService: LocationServiceProtocol {
                 await self.handle(event)
             }
         }
+        guard let sessionOutcomes else { return }
+        sessionOutcomeTask = Task { [weak self] in
+            for await event in sessionOutcomes {
+                guard let self else { return }
+                await self.handle(event)
+            }
+        }
     }
 
     private func handle(_ event: LocationManagerEvent) {
@@ -199,12 +223,14 @@ public actor LocationService: LocationServiceProtocol {
             // The newest valid fix, if it is fresh: an old one is not "the current location".
             let newest = fixes.last(where: { $0.horizontalAccuracy >= 0 })?.userLocation
             finishLocationRequest(with: newest.flatMap { isFresh($0) ? $0 : nil })
-        case .failed:
+        case .failed, .fixUnavailable:
+            // A diagnostic that says no fix will come ends the wait now rather than at the timeout.
             finishLocationRequest(with: nil)
         }
     }
 
     private func authorizationChanged(to status: LocationPermissionStatus) {
+        if sessionOutcomes != nil { send(.authorizationReported(status)) }
         // The creation-time callback reports `.notDetermined` before anyone answered: not an answer.
         authorizationReported(status)
         if !status.isAuthorized {

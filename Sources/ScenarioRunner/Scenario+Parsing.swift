@@ -1,3 +1,4 @@
+import DeviceSimulator
 import Foundation
 import PetSpotDomain
 
@@ -34,7 +35,7 @@ extension Scenario.Device {
         let object = try cursor.object(known: [
             "authorization", "locationServicesEnabled", "preciseLocation", "infoPlistHasWhenInUseKey",
             "position", "fixDelayMs", "coarseFixDelayMs", "cachedFix", "motion", "health", "infoPlistHasMotionKey",
-            "infoPlistHasHealthKeys", "infoPlistHasAlwaysKey",
+            "infoPlistHasHealthKeys", "infoPlistHasAlwaysKey", "infoPlistRequiresExplicitServiceSession", "iosVersion",
         ])
         var device = Self()
         if let value = object.member("authorization", of: cursor) {
@@ -54,6 +55,16 @@ extension Scenario.Device {
             device.infoPlistHasHealthKeys = try value.bool()
         }
         if let value = object.member("infoPlistHasAlwaysKey", of: cursor) { device.infoPlistHasAlwaysKey = try value.bool() }
+        if let value = object.member("infoPlistRequiresExplicitServiceSession", of: cursor) {
+            device.infoPlistRequiresExplicitServiceSession = try value.bool()
+        }
+        if let value = object.member("iosVersion", of: cursor) {
+            let version = try value.integer(in: 0...1_000)
+            guard DeviceConfiguration.iosVersions.contains(version) else {
+                throw value.fail("iOS \(version) is not simulated; use one of \(DeviceConfiguration.iosVersions.map(String.init).joined(separator: ", "))")
+            }
+            device.iosVersion = version
+        }
         if let value = object.member("position", of: cursor) {
             device.position = value.isNull ? nil : try Scenario.Coordinate.parse(value)
         }

@@ -3,6 +3,7 @@
 // its own target because it is the one place that wires every other part together, which none of
 // them may do.
 
+import DeviceSimulator
 import PetSpotDomain
 
 /// A scripted session: how the phone starts, how the network behaves, and what the person does when.
@@ -38,6 +39,14 @@ public struct Scenario: Sendable, Equatable {
         public var infoPlistHasMotionKey = true
         public var infoPlistHasHealthKeys = true
         public var infoPlistHasAlwaysKey = true
+        /// `NSLocationRequireExplicitServiceSession`, as the iOS app declares it: on iOS 18 and later live
+        /// updates then come only while the app holds a service session.
+        public var infoPlistRequiresExplicitServiceSession = true
+        /// The iOS major version (17, 18 or 26): from 18 the app asks through service sessions and
+        /// live updates.
+        public var iosVersion = DeviceConfiguration.newestIOSVersion
+        /// The versions `iosVersion` may name.
+        public static let iosVersions = DeviceConfiguration.iosVersions
 
         public init() {}
     }

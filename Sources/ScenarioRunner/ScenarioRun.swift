@@ -165,6 +165,7 @@ extension Scenario.Device {
         var keys: Set<String> = []
         if infoPlistHasWhenInUseKey { keys.insert(InfoPlistRequirement.locationWhenInUse.key) }
         if infoPlistHasAlwaysKey { keys.insert(InfoPlistRequirement.locationAlways.key) }
+        if infoPlistRequiresExplicitServiceSession { keys.insert(Self.explicitServiceSessionKey) }
         if infoPlistHasMotionKey { keys.insert(InfoPlistRequirement.motion.key) }
         if infoPlistHasHealthKeys {
             keys.insert(InfoPlistRequirement.healthShare.key)
@@ -173,9 +174,14 @@ extension Scenario.Device {
         return keys
     }
 
-    /// The installed app's Info.plist, as the app reads it.
+    static let explicitServiceSessionKey = "NSLocationRequireExplicitServiceSession"
+
+    /// The installed app's Info.plist, as the app reads it: a text for each usage description, and
+    /// `true` for the one flag.
     var infoPlist: PropertyList {
-        PropertyList(Dictionary(uniqueKeysWithValues: infoPlistKeys.map { ($0, PropertyList.Value.string("Why PetSpot asks.")) }))
+        PropertyList(Dictionary(uniqueKeysWithValues: infoPlistKeys.map { key in
+            (key, key == Self.explicitServiceSessionKey ? PropertyList.Value.bool(true) : .string("Why PetSpot asks."))
+        }))
     }
 
     /// The simulated phone this describes.
@@ -195,6 +201,7 @@ extension Scenario.Device {
             }
         return DeviceConfiguration(
             infoPlistKeys: infoPlistKeys,
+            iosVersion: iosVersion,
             location: DeviceConfiguration.Location(
                 authorization: authorization,
                 servicesEnabled: locationServicesEnabled,
@@ -263,8 +270,19 @@ extension ScenarioRun {
             {
                 lastLocationFailure = "staleFix"
             }
+        case .liveUpdate(_, let update):
+            // Rule 30: the diagnostic that ended the wait is the reason; an old fix is as above.
+            if let reason = update.noFixReason {
+                lastLocationFailure = reason.rawValue
+            } else if let configuration = app?.location.configuration, let fix = update.location,
+                !configuration.isFresh(fixTakenAt: fix.timestamp, now: entry.date)
+            {
+                lastLocationFailure = "staleFix"
+            }
         case .systemAlertAnswered, .locationManagerCreated, .temporaryFullAccuracyExpired,
-            .locationRequestStarted, .locationRequestCancelled, .delegateCallback, .subsystem:
+            .locationRequestStarted, .locationRequestCancelled, .delegateCallback, .subsystem,
+            .serviceSessionStarted, .serviceSessionInvalidated, .serviceSessionDiagnostics, .liveUpdatesStarted,
+            .liveUpdatesStopped:
             // Answers are logged by the step with the resulting status; the rest is plumbing.
             break
         }

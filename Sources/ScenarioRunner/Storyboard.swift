@@ -317,6 +317,9 @@ private struct Teller {
     private func unavailableReason(_ raw: String) -> String {
         switch raw {
         case "staleFix", "timeout", "notAuthorized", "revoked": text("unavailable_\(raw)")
+        // iOS 18's live-update diagnostics (rule 30).
+        case "insufficientlyInUse": text("unavailable_notInUse")
+        case "authorizationDenied", "authorizationDeniedGlobally", "authorizationRestricted": text("unavailable_notAuthorized")
         default: text("unavailable_other")
         }
     }

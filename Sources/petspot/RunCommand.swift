@@ -36,13 +36,20 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: LanguageOption.help)
     var language: String?
 
+    @Option(help: "Play on this iOS version instead of the file's device.iosVersion (17: the classic location manager; 18, 26: service sessions and live updates).")
+    var iosVersion: Int?
+
     func validate() throws {
         if let language { _ = try LanguageOption.localizer(language) }
+        if let iosVersion, !Scenario.Device.iosVersions.contains(iosVersion) {
+            throw ValidationError("--ios-version \(iosVersion) is not simulated; use one of \(Scenario.Device.iosVersions.map(String.init).joined(separator: ", "))")
+        }
         _ = try ScenarioServer.url(server)
     }
 
     func run() async throws {
-        let parsed = try ScenarioFile.load(scenario)
+        var parsed = try ScenarioFile.load(scenario)
+        if let iosVersion { parsed.device.iosVersion = iosVersion }
         let serverURL = server.flatMap(URL.init(string:))
         guard let outcome = try await ScenarioServer.run([parsed], serverURL: serverURL).first else { return }
         if let language, !json {

@@ -35,6 +35,32 @@ import Testing
         checkStory(file.deletingPathExtension().lastPathComponent, run.standardOutput)
     }
 
+    /// The golden logs are made on the newest iOS. A scenario that does not pin `device.iosVersion` must
+    /// tell the same story on iOS 17 (the classic location manager) and iOS 18 (service sessions and
+    /// live updates); the one difference allowed is the name of a request iOS ignored, which on
+    /// iOS 17 is the manager's call and from iOS 18 the service session that asked (docs/scenarios.md).
+    @Test(arguments: [17, 18])
+    func givenEveryUnpinnedScenario_whenPlayedOnAnotherIOSVersion_thenItPrintsTheSameLog(version: Int) async throws {
+        var played = 0
+        for file in Self.scenarioFiles {
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]
+            if let device = object?["device"] as? [String: Any], device["iosVersion"] != nil { continue }
+            var expected = try String(contentsOf: file.deletingPathExtension().appendingPathExtension("expected.jsonl"), encoding: .utf8)
+            if version < 18 {
+                expected = expected
+                    .replacingOccurrences(of: #""request":"CLServiceSession(whenInUse)""#, with: #""request":"requestWhenInUseAuthorization""#)
+                    .replacingOccurrences(of: #""request":"CLServiceSession(always)""#, with: #""request":"requestAlwaysAuthorization""#)
+            }
+
+            let run = try await PetspotProcess.run(["run", "--scenario", file.path, "--json", "--ios-version", String(version)])
+
+            #expect(run.status == 0, "\(file.lastPathComponent): \(run.standardError)")
+            #expect(run.standardOutput == expected, "\(file.lastPathComponent) differs on iOS \(version)")
+            played += 1
+        }
+        #expect(played >= 38)
+    }
+
     @Test func givenTheSameScenario_whenRunTwice_thenBothOutputsAreByteIdentical() async throws {
         let file = try #require(Self.scenarioFiles.first { $0.lastPathComponent.hasPrefix("edge-change-during-query") })
 

@@ -38,6 +38,7 @@ struct StoryExpectation {
         "edge-location-services-off": .init(finalListingWithLocation: false, popups: 1),
         "edge-missing-info-plist-key": .init(finalListingWithLocation: false, popups: 0),
         "edge-no-gps-signal": .init(finalListingWithLocation: false, popups: 0),
+        "ios18-background-ends-fix-wait": .init(finalListingWithLocation: true, popups: 0),
         "edge-server-unreachable-retry": .init(finalListingWithLocation: true, popups: 0, failedQueries: 1),
         "one-app-grant-on-permissions-screen": .init(
             finalListingWithLocation: true, popups: 0, systemAlerts: 2, permissionStates: ["location": "authorized"]),
