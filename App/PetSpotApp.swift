@@ -1,4 +1,5 @@
 import AppFeature
+import DeviceInterfaces
 import Foundation
 import Permissions
 import PetAPI
@@ -49,11 +50,18 @@ struct PetSpotApp: App {
 }
 
 extension AppDependencies {
+    /// iOS 18 and later ask through service sessions and live updates (rule 30, rule 31); iOS 17
+    /// through the location manager's calls.
+    static func liveLocationSessions() -> (any LocationServiceSessions)? {
+        if #available(iOS 18, *) { CoreLocationServiceSessions() } else { nil }
+    }
+
     /// The live form: CoreLocation, CoreMotion, HealthKit, the pets server over URLSession, the
     /// Info.plist and UserDefaults of `bundle`'s app.
     static func live(bundle: Bundle) -> AppDependencies {
         AppDependencies(
             locationManager: CoreLocationManager(),
+            locationSessions: liveLocationSessions(),
             motion: CoreMotionAuthorizer(),
             health: HealthKitAuthorizer(),
             pets: AnimalRepository(baseURL: PetSpotApp.apiBaseURL(in: bundle)),

@@ -136,3 +136,125 @@ extension CLLocationManagerDelegate {
     public func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {}
     public func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {}
 }
+
+// MARK: - iOS 18: service sessions and live updates
+//
+// Every declaration below was also compared with the iOS 18.0 SDK's own interface,
+// iPhoneOS18.0.sdk/usr/lib/swift/CoreLocation.swiftmodule/arm64e-apple-ios.swiftinterface (written by
+// Apple Swift 6.0, swiftlang-6.0.0.7.24): names, labels, types, availability and conformances match,
+// except where noted. `@available(macOS, unavailable)` and the watchOS/tvOS/visionOS versions are left
+// out: PetSpot builds for iOS only.
+
+// https://developer.apple.com/documentation/corelocation/clservicesession-pt7n
+@available(iOS 18.0, *)
+public final class CLServiceSession: Sendable {
+    // https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/init(authorization:)
+    public init(authorization: CLServiceSession.AuthorizationRequirement) { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/invalidate()
+    public final func invalidate() { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostics-swift.property
+    public final var diagnostics: CLServiceSession.Diagnostics { fatalError() }
+}
+
+@available(iOS 18.0, *)
+extension CLServiceSession {
+    // https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/authorizationrequirement
+    // (the SDK spells out `==`, `hash(into:)` and `hashValue`: a synthesized `Hashable`.)
+    public enum AuthorizationRequirement: Hashable {
+        // https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/authorizationrequirement/none
+        case none
+        // https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/authorizationrequirement/wheninuse
+        case whenInUse
+        // https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/authorizationrequirement/always
+        case always
+    }
+
+    // https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostic
+    // (not `Sendable` in the SDK either: it is read where the sequence is iterated.)
+    public struct Diagnostic {
+        // https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostic/authorizationdenied
+        public var authorizationDenied: Bool { fatalError() }
+        // https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostic/authorizationdeniedglobally
+        public var authorizationDeniedGlobally: Bool { fatalError() }
+        // https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostic/authorizationrestricted
+        public var authorizationRestricted: Bool { fatalError() }
+        // https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostic/insufficientlyinuse
+        public var insufficientlyInUse: Bool { fatalError() }
+        // https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostic/fullaccuracydenied
+        public var fullAccuracyDenied: Bool { fatalError() }
+        // https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostic/alwaysauthorizationdenied
+        public var alwaysAuthorizationDenied: Bool { fatalError() }
+        // https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostic/servicesessionrequired
+        public var serviceSessionRequired: Bool { fatalError() }
+        // https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostic/authorizationrequestinprogress
+        public var authorizationRequestInProgress: Bool { fatalError() }
+    }
+
+    // https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostics-swift.class
+    // (its iterator's `Failure` is `any Error`, as the SDK declares through `@_implements`.)
+    public final class Diagnostics: AsyncSequence {
+        public typealias Element = CLServiceSession.Diagnostic
+        public struct Iterator: AsyncIteratorProtocol {
+            public mutating func next() async throws -> CLServiceSession.Diagnostic? { fatalError() }
+        }
+        public final func makeAsyncIterator() -> Iterator { fatalError() }
+    }
+}
+
+// https://developer.apple.com/documentation/corelocation/cllocationupdate
+@available(iOS 17.0, *)
+public struct CLLocationUpdate: Sendable {
+    // https://developer.apple.com/documentation/corelocation/cllocationupdate/location
+    public var location: CLLocation? { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/cllocationupdate/stationary
+    @available(iOS 18.0, *)
+    public var stationary: Bool { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/cllocationupdate/authorizationdenied
+    @available(iOS 18.0, *)
+    public var authorizationDenied: Bool { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/cllocationupdate/authorizationdeniedglobally
+    @available(iOS 18.0, *)
+    public var authorizationDeniedGlobally: Bool { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/cllocationupdate/authorizationrestricted
+    @available(iOS 18.0, *)
+    public var authorizationRestricted: Bool { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/cllocationupdate/insufficientlyinuse
+    @available(iOS 18.0, *)
+    public var insufficientlyInUse: Bool { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/cllocationupdate/locationunavailable
+    @available(iOS 18.0, *)
+    public var locationUnavailable: Bool { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/cllocationupdate/accuracylimited
+    @available(iOS 18.0, *)
+    public var accuracyLimited: Bool { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/cllocationupdate/servicesessionrequired
+    @available(iOS 18.0, *)
+    public var serviceSessionRequired: Bool { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/cllocationupdate/authorizationrequestinprogress
+    @available(iOS 18.0, *)
+    public var authorizationRequestInProgress: Bool { fatalError() }
+
+    // https://developer.apple.com/documentation/corelocation/cllocationupdate/liveconfiguration
+    public enum LiveConfiguration: Hashable {
+        case `default`
+        case automotiveNavigation
+        case otherNavigation
+        case fitness
+        case airborne
+    }
+
+    // https://developer.apple.com/documentation/corelocation/cllocationupdate/liveupdates(_:)
+    public static func liveUpdates(_ configuration: CLLocationUpdate.LiveConfiguration = .default) -> CLLocationUpdate.Updates {
+        fatalError()
+    }
+
+    // https://developer.apple.com/documentation/corelocation/cllocationupdate/updates
+    // (its iterator is explicitly not `Sendable` in the SDK; its `Failure` is `any Error`.)
+    public struct Updates: AsyncSequence, Sendable {
+        public typealias Element = CLLocationUpdate
+        public struct Iterator: AsyncIteratorProtocol {
+            public mutating func next() async throws -> CLLocationUpdate? { fatalError() }
+        }
+        public func makeAsyncIterator() -> Iterator { fatalError() }
+    }
+}

@@ -15,6 +15,8 @@ public enum AppExploration {
         .answerSystemAlert(.allowWhileUsing),
         .answerSystemAlert(.dontAllow),
         .answerSystemAlert(.changeToAlwaysAllow),
+        .answerSystemAlert(.keepOnlyWhileUsing),
+        .answerSystemAlert(.allowOnce),
         .closePermissions,
         .background,
         .foreground,
@@ -25,15 +27,20 @@ public enum AppExploration {
     /// The location permission the phone starts with, for each starting point.
     public static let starts: [LocationPermissionStatus] = [.notDetermined, .denied, .authorizedWhenInUse]
 
+    /// The iOS versions every start is played on: 17 asks through the location manager's calls, 26
+    /// through service sessions and live updates (18 takes the same path as 26).
+    public static let iosVersions = [17, 26]
+
     /// How a sequence played: its actions after launch, and the invariant its log broke, if any.
     public struct Finding: Sendable, Equatable, CustomStringConvertible {
         public var start: LocationPermissionStatus
+        public var iosVersion: Int
         public var actions: [Scenario.Action]
         public var broken: String
 
         public var description: String {
             let steps = actions.map(\.label).joined(separator: " → ")
-            return "\(broken), from \(start.rawValue) after launch → \(steps)"
+            return "\(broken), from \(start.rawValue) on iOS \(iosVersion) after launch → \(steps)"
         }
     }
 
@@ -50,26 +57,32 @@ public enum AppExploration {
     }
 
     /// The scenario for `actions` after launch, one second apart, from `start`.
-    public static func scenario(start: LocationPermissionStatus, actions: [Scenario.Action]) -> Scenario {
+    public static func scenario(
+        start: LocationPermissionStatus,
+        iosVersion: Int = Scenario.Device.iosVersions.last ?? 26,
+        actions: [Scenario.Action]
+    ) -> Scenario {
         var device = Scenario.Device()
         device.authorization = start
+        device.iosVersion = iosVersion
         let steps = [Scenario.Step(atMs: 0, action: .launch)]
             + actions.enumerated().map { Scenario.Step(atMs: 1000 * ($0.offset + 1), action: $0.element) }
         return Scenario(name: "exploration", device: device, steps: steps)
     }
 
-    /// Plays every sequence of up to `depth` actions from every start, with `play` (which plays a batch
-    /// of scenarios in order and returns their outcomes in order).
+    /// Plays every sequence of up to `depth` actions from every start on every iOS version, with `play`
+    /// (which plays a batch of scenarios in order and returns their outcomes in order).
     public static func explore(
         depth: Int,
         play: ([Scenario]) async throws -> [ScenarioRun.Outcome]
     ) async rethrows -> Report {
         var report = Report()
         for start in starts {
+            for iosVersion in iosVersions {
             var level: [[Scenario.Action]] = [[]]
             for _ in 0..<depth {
                 let candidates = level.flatMap { prefix in actions.map { prefix + [$0] } }
-                let outcomes = try await play(candidates.map { scenario(start: start, actions: $0) })
+                let outcomes = try await play(candidates.map { scenario(start: start, iosVersion: iosVersion, actions: $0) })
                 level = []
                 for (sequence, outcome) in zip(candidates, outcomes) {
                     if outcome.failure != nil {
@@ -84,9 +97,10 @@ public enum AppExploration {
                         report.grantsOnPermissionsScreen += 1
                     }
                     if let broken = brokenInvariant(in: outcome.lines, start: start) {
-                        report.findings.append(Finding(start: start, actions: sequence, broken: broken))
+                        report.findings.append(Finding(start: start, iosVersion: iosVersion, actions: sequence, broken: broken))
                     }
                 }
+            }
             }
         }
         return report
@@ -98,8 +112,11 @@ public enum AppExploration {
     ///    again (nothing here makes the status "not determined" again, and Always is asked once per
     ///    install); an alert iOS took away unanswered may show again;
     /// 3. a grant on either screen, or in Settings, is seen by the other: once the app is in use again,
-    ///    the startup screen's status and the app-wide location state both agree with the phone's.
+    ///    the startup screen's status and the app-wide location state both agree with the phone's;
+    /// 4. coordinates only while authorized: no location is obtained while the phone says otherwise;
+    /// 5. the popup only with the first check: it appears with a launch's first status check or not at all.
     public static func brokenInvariant(in lines: [LogLine], start: LocationPermissionStatus) -> String? {
+        var checksSinceLaunch = 0
         var waiting: [String: Int] = [:]
         var alertUp: String?
         var answered: Set<String> = []
@@ -131,7 +148,16 @@ public enum AppExploration {
                 active = false
             case (.device, "appForegrounded"):
                 active = true
-            case (.app, "permissionChecked"), (.app, "permissionAnswered"), (.app, "permissionChanged"):
+            case (.device, "appLaunched"):
+                checksSinceLaunch = 0
+            case (.app, "locationObtained") where !phone.isAuthorized:
+                return "a location was obtained while the phone says \(phone.rawValue)"
+            case (.app, "customPopupShown") where checksSinceLaunch != 1:
+                return "the popup showed with status check \(checksSinceLaunch) of its launch"
+            case (.app, "permissionChecked"):
+                checksSinceLaunch += 1
+                startupSees = line["status"].flatMap(LocationPermissionStatus.init(rawValue:))
+            case (.app, "permissionAnswered"), (.app, "permissionChanged"):
                 startupSees = line["status"].flatMap(LocationPermissionStatus.init(rawValue:))
             case (.app, "permissionStateChanged") where line["permission"] == "location":
                 appSees = line["state"]

@@ -8,14 +8,17 @@ struct ExploreCommand: AsyncParsableCommand {
         commandName: "explore",
         abstract: "Play every sequence of actions on both screens on the simulated iPhone and check the app's invariants.",
         discussion: """
-            From each starting location permission (never asked, denied, While Using), plays every \
+            From each starting location permission (never asked, denied, While Using), on iOS 17 (the \
+            location manager's calls) and iOS 26 (service sessions and live updates), plays every \
             sequence of up to --depth of these actions after launch, one second apart: open the \
             permissions screen, tap its location card's Allow or Allow Always, answer iOS's alert \
-            (Allow While Using, Don't Allow, Change to Always Allow), close the screen, leave the app, \
+            (Allow While Using, Allow Once, Don't Allow, Change to Always Allow, Keep Only While Using), close the screen, leave the app, \
             come back, and allow or deny location in Settings. A sequence with a step that cannot \
             happen is dropped. Each run's event log must show that no request was left waiting, that \
-            no alert showed again once answered, and that the startup screen and the app-wide state \
-            agree with the phone once the app is in use. Exits 1 on the first broken invariant.
+            no alert showed again once answered, that the startup screen and the app-wide state \
+            agree with the phone once the app is in use, that no location was obtained while not \
+            allowed, and that the popup appeared only with a launch's first status check. Exits 1 on \
+            the first broken invariant.
             """
     )
 

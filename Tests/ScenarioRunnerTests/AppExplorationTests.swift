@@ -19,6 +19,26 @@ import Testing
         LogLine(atMs: 0, source: source, event: event, fields: fields.map { ($0.0, .string($0.1)) })
     }
 
+    @Test func givenALocationWhileDenied_whenChecked_thenCoordinatesCameWithoutPermission() {
+        let denied = line(.device, "systemAlertAnswered", [("choice", "dontAllow"), ("status", "denied")])
+        let obtained = line(.app, "locationObtained")
+
+        #expect(AppExploration.brokenInvariant(in: [obtained], start: .authorizedWhenInUse) == nil)
+        #expect(AppExploration.brokenInvariant(in: [denied, obtained], start: .notDetermined)
+            == "a location was obtained while the phone says denied")
+    }
+
+    @Test func givenThePopupWithALaterCheck_whenChecked_thenItCameTooLate() {
+        let launched = line(.device, "appLaunched")
+        let checked = line(.app, "permissionChecked", [("status", "denied")])
+        let popup = line(.app, "customPopupShown", [("reason", "denied")])
+
+        #expect(AppExploration.brokenInvariant(in: [launched, checked, popup], start: .denied) == nil)
+        #expect(AppExploration.brokenInvariant(in: [launched, checked, checked, popup], start: .denied)
+            == "the popup showed with status check 2 of its launch")
+        #expect(AppExploration.brokenInvariant(in: [launched, checked, line(.device, "appLaunched"), checked, popup], start: .denied) == nil)
+    }
+
     @Test func givenARequestThatNeverEnds_whenChecked_thenItIsLeftWaiting() {
         let lines = [line(.app, "permissionRequestStarted", [("permission", "location")])]
 
