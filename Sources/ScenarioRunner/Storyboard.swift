@@ -138,6 +138,7 @@ private struct Teller {
                 : text("summary_fix_in", localizer.number(Double(device.fixDelayMs) / 1000, fractionDigits: 1))
         )
         if !scenario.network.reachable { parts.append(text("summary_network_down")) }
+        if device.iosVersion != Scenario.Device.iosVersions.last { parts.append(text("summary_ios", String(device.iosVersion))) }
         return text("summary_format", parts.joined(separator: text("list_separator")))
     }
 

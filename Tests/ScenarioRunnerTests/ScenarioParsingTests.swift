@@ -77,7 +77,17 @@ import Testing
         #expect(scenario.device == Scenario.Device())
         #expect(scenario.device.authorization == .notDetermined)
         #expect(scenario.device.fixDelayMs == 800)
+        #expect(scenario.device.iosVersion == 26)
+        #expect(scenario.device.infoPlistRequiresExplicitServiceSession)
         #expect(scenario.network == Scenario.Network(latencyMs: 40, reachable: true))
+    }
+
+    @Test func givenAnIOSVersion_whenParsed_thenASimulatedOneIsReadAndAnyOtherIsRefusedByName() throws {
+        let scenario = try parse(#"{"name": "n", "device": {"iosVersion": 17}, "steps": [{"atMs": 0, "action": "launch"}]}"#)
+        #expect(scenario.device.iosVersion == 17)
+
+        let refused = error(#"{"name": "n", "device": {"iosVersion": 16}, "steps": [{"atMs": 0, "action": "launch"}]}"#)
+        #expect(refused == ScenarioFileError(path: "$.device.iosVersion", message: "iOS 16 is not simulated; use one of 17, 18, 26"))
     }
 
     @Test func givenNullPosition_whenParsed_thenNoFixIsPossible() throws {
