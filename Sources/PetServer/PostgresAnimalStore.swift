@@ -53,7 +53,9 @@ public struct PostgresAnimalStore: AnimalStore {
         self.logger = quiet
         self.positions = configuration.positionIndex
             ? PostgresPositionIndex(
-                table: "\"\(configuration.schema)\".pet", log: "\"\(configuration.schema)\".pet_log", logger: quiet
+                table: "\"\(configuration.schema)\".pet", log: "\"\(configuration.schema)\".pet_log", logger: quiet,
+                // A build inside a request is bounded by the operation timeout; past twice that it is stuck.
+                lease: configuration.operationTimeout * 2
             )
             : nil
     }

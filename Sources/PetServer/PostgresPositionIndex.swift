@@ -28,16 +28,18 @@ final class PostgresPositionIndex: Sendable {
         var lastLogID: Int64
     }
 
-    private enum Plan {
+    enum Plan {
         case use(PositionIndex)
         case answerFromDatabase
         case catchUp(from: PositionIndex)
         case build
     }
 
-    private struct State {
+    struct State {
         var latest: PositionIndex?
-        var busy = false
+        /// The read building or catching up, and until when the others leave it the work.
+        var busy: (work: Int, until: ContinuousClock.Instant)?
+        var works = 0
         var fullBuilds = 0
         var answersFromDatabase = 0
     }
@@ -46,11 +48,22 @@ final class PostgresPositionIndex: Sendable {
     private let table: String
     private let log: String
     private let logger: Logger
+    /// How long one read may hold the work before another takes it over. The trap it closes: a build
+    /// on a connection whose server vanished without a reset never returns (the caller stops waiting
+    /// at its deadline, the query goes on), and would otherwise keep every later read on PostGIS
+    /// until the connection died.
+    private let lease: Duration
+    private let now: @Sendable () -> ContinuousClock.Instant
 
-    init(table: String, log: String, logger: Logger) {
+    init(
+        table: String, log: String, logger: Logger, lease: Duration,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
         self.table = table
         self.log = log
         self.logger = logger
+        self.lease = lease
+        self.now = now
     }
 
     /// The index as the last read left it, whatever version the database is at now.
@@ -67,7 +80,7 @@ final class PostgresPositionIndex: Sendable {
     /// transactions). The next read builds anew.
     func forget(_ index: PositionIndex) {
         state.withLock { state in
-            guard !state.busy, let latest = state.latest, latest.version == index.version,
+            guard state.busy == nil, let latest = state.latest, latest.version == index.version,
                   latest.lastChange == index.lastChange else { return }
             state.latest = nil
         }
@@ -81,25 +94,7 @@ final class PostgresPositionIndex: Sendable {
     /// The index at `stats.version`, read on `connection` inside the caller's repeatable-read
     /// transaction (the one `stats` was read in); nil when the caller must answer from the database.
     func index(at stats: Stats, on connection: PostgresConnection) async throws -> PositionIndex? {
-        let plan = state.withLock { state -> Plan in
-            if let latest = state.latest, Self.reflects(latest, stats) { return .use(latest) }
-            if state.busy {
-                state.answersFromDatabase += 1
-                return .answerFromDatabase
-            }
-            // A snapshot older than the index cannot be answered by it. (A database that went back
-            // below the index's version is told apart by ``forget(_:)``.)
-            if let latest = state.latest, latest.version > stats.version {
-                state.answersFromDatabase += 1
-                return .answerFromDatabase
-            }
-            state.busy = true
-            if let latest = state.latest, latest.version < stats.version, latest.version >= stats.logStartsAfter,
-               stats.lastLogID >= latest.lastChange {
-                return .catchUp(from: latest)
-            }
-            return .build
-        }
+        let (plan, work) = state.withLock { Self.plan(&$0, at: stats, now: now(), lease: lease) }
         let held: PositionIndex?
         switch plan {
         case .use(let latest): return latest
@@ -120,16 +115,43 @@ final class PostgresPositionIndex: Sendable {
             index.lastChange = stats.lastLogID
             let kept = index
             // Only the busy read builds or catches up, and only from a newer snapshot or another
-            // database's: what it made replaces the index whatever its version.
+            // database's: what it made replaces the index whatever its version, unless its lease ran
+            // out and a later read took the work over.
             state.withLock { state in
-                state.busy = false
+                guard state.busy?.work == work else { return }
+                state.busy = nil
                 state.latest = kept
             }
             return index
         } catch {
-            state.withLock { $0.busy = false }
+            state.withLock { state in
+                if state.busy?.work == work { state.busy = nil }
+            }
             throw error
         }
+    }
+
+    /// What a read of `stats` does, decided under the lock: use the index, leave the answer to the
+    /// database, or take the work (the returned work number) of catching it up or building it.
+    static func plan(_ state: inout State, at stats: Stats, now: ContinuousClock.Instant, lease: Duration) -> (Plan, Int) {
+        if let latest = state.latest, reflects(latest, stats) { return (.use(latest), 0) }
+        if let busy = state.busy, now < busy.until {
+            state.answersFromDatabase += 1
+            return (.answerFromDatabase, 0)
+        }
+        // A snapshot older than the index cannot be answered by it. (A database that went back
+        // below the index's version is told apart by ``forget(_:)``.)
+        if let latest = state.latest, latest.version > stats.version {
+            state.answersFromDatabase += 1
+            return (.answerFromDatabase, 0)
+        }
+        state.works += 1
+        state.busy = (state.works, now.advanced(by: lease))
+        if let latest = state.latest, latest.version < stats.version, latest.version >= stats.logStartsAfter,
+           stats.lastLogID >= latest.lastChange {
+            return (.catchUp(from: latest), state.works)
+        }
+        return (.build, state.works)
     }
 
     /// Every row's position, read in the caller's snapshot.
