@@ -101,6 +101,56 @@ struct PostgresAnimalStoreTests {
         }
     }
 
+    @Test func givenPetsStoredUnderSchemaVersion6_whenAServerOfThisReleaseOpensIt_thenMigration7KeepsThemAndItsIndexAnswersAsPostGIS() async throws {
+        var configuration = try PostgresTestDatabase.configuration()
+        configuration.schema = PostgresTestDatabase.uniqueName("petspot_upgrade")
+        let schema = configuration.schema
+        // The database as the previous release left it: migrations 1 to 6, and pets written since.
+        var statements = [
+            #"CREATE SCHEMA "\#(schema)""#,
+            #"CREATE TABLE "\#(schema)".petspot_migration (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"#,
+        ]
+        for step in PostgresMigration.steps(schema: schema) where step.version <= 6 {
+            statements += step.sql
+            statements.append(#"INSERT INTO "\#(schema)".petspot_migration (version, name) VALUES (\#(step.version), 'step')"#)
+        }
+        statements.append("""
+            INSERT INTO "\(schema)".pet (id, name, species, breed, sex, age_months, description, shelter_name, shelter_city, lat, lon, published_at)
+            SELECT 'p' || g, 'Pet ' || g, CASE WHEN g % 2 = 0 THEN 'dog' ELSE 'cat' END, 'Mixed Breed', 'female', g % 200, 'A pet.',
+                   'Shelter', 'Warsaw', 52.0 + (g % 50) * 0.01, 21.0 + (g / 50) * 0.01, 1700000000 + g
+            FROM generate_series(1, 600) AS g
+            """)
+        // In one transaction, as a migration runs (migration 5 locks the table).
+        try await PostgresTestDatabase.execute(["BEGIN"] + statements + ["COMMIT"])
+        var plain = configuration
+        plain.positionIndex = false
+        do {
+            try await PostgresAnimalStore.withStore(configuration) { upgraded in
+                try await PostgresAnimalStore.withStore(plain) { postgis in
+                    #expect(try await upgraded.count() == 600)
+                    let center = try GeoCoordinate(latitude: 52.2, longitude: 21.05)
+                    let queries = [
+                        AnimalQuery(center: center, radiusKm: 10, limit: 25), AnimalQuery(center: center, radiusKm: 50, limit: 10, page: 4),
+                        AnimalQuery(center: center, filter: AnimalFilter(species: [.dog])), AnimalQuery(filter: AnimalFilter(species: [.cat])),
+                    ]
+                    for query in queries {
+                        #expect(try await upgraded.snapshot(matching: query) == postgis.snapshot(matching: query), "\(query)")
+                    }
+                    _ = try await upgraded.apply([.withdrawn(id: "p2", .adopted)], sync: false)
+                    for query in queries {
+                        #expect(try await upgraded.snapshot(matching: query) == postgis.snapshot(matching: query), "after an adoption: \(query)")
+                    }
+                    #expect(try await upgraded.count() == 599)
+                    #expect(upgraded.positionIndexBuilds == 1)
+                }
+            }
+            try await PostgresTestDatabase.execute(#"DROP SCHEMA "\#(schema)" CASCADE"#)
+        } catch {
+            try? await PostgresTestDatabase.execute(#"DROP SCHEMA "\#(schema)" CASCADE"#)
+            throw error
+        }
+    }
+
     @Test func givenTwoReplicas_whenOneWrites_thenTheOtherAnswersFromItsCaughtUpIndexAsPostGISDoes() async throws {
         try await PostgresTestDatabase.withFreshStore { writer async throws in
             let animals = DemoPetGenerator().animals(count: 2_000)

@@ -63,6 +63,11 @@ enum PostgresTestDatabase {
     /// Runs SQL statements one by one as the configured (administrator) user, in `database` or the
     /// configured one.
     static func execute(_ statements: String..., database: String? = nil) async throws {
+        try await execute(statements, database: database)
+    }
+
+    /// Runs `statements` one by one on one connection, as the configured (administrator) user.
+    static func execute(_ statements: [String], database: String? = nil) async throws {
         let base = try configuration()
         let connection = try await PostgresConnection.connect(
             configuration: PostgresConnection.Configuration(
