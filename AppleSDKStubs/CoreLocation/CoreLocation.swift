@@ -143,7 +143,11 @@ extension CLLocationManagerDelegate {
 // iPhoneOS18.0.sdk/usr/lib/swift/CoreLocation.swiftmodule/arm64e-apple-ios.swiftinterface (written by
 // Apple Swift 6.0, swiftlang-6.0.0.7.24): names, labels, types, availability and conformances match,
 // except where noted. `@available(macOS, unavailable)` and the watchOS/tvOS/visionOS versions are left
-// out: PetSpot builds for iOS only.
+// out: PetSpot builds for iOS only. Two unused members are left out too:
+// `init(authorization:fullAccuracyPurposeKey:)` and the deprecated `CLLocationUpdate.isStationary`.
+// The trap: compiled for Linux, `@available(iOS 18.0, *)` is not enforced, so this type-check cannot
+// tell whether a use is guarded by `if #available(iOS 18, *)`; the one use (App/PetSpotApp.swift) and
+// the adapter (marked `@available(iOS 18.0, *)` whole) are kept that small for that reason.
 
 // https://developer.apple.com/documentation/corelocation/clservicesession-pt7n
 @available(iOS 18.0, *)

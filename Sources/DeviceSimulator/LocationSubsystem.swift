@@ -167,6 +167,7 @@ final class LocationSubsystem: DeviceSubsystem {
 
     func appDidBecomeActive() {
         if configuration.settingsChangeReport == .afterActive { reportIfChanged() }
+        sessionsAskAgain()
     }
 
     func appWillTerminate() {

@@ -146,6 +146,21 @@ extension LocationSubsystem {
         }
     }
 
+    /// Rule 31: a session held while its goal is not met asks again by itself when the app is active
+    /// again and the alert can appear (after an "Allow Once" grant lapsed, or an alert the trip to the
+    /// background took away). Nothing is logged as ignored when it cannot.
+    func sessionsAskAgain() {
+        guard let device, device.phase.isForeground, !device.isShowingSystemAlert, status == .notDetermined else { return }
+        guard let session = sessions.first(where: { $0.authorization != .none }) else { return }
+        let required = session.authorization == .always
+            ? [InfoPlistRequirement.locationWhenInUse.key, InfoPlistRequirement.locationAlways.key]
+            : [InfoPlistRequirement.locationWhenInUse.key]
+        guard required.allSatisfy(device.infoPlistKeys.contains) else { return }
+        if session.authorization == .always, alwaysRequestUsed { return }
+        ask(for: session)
+        refreshSessions()
+    }
+
     func startLiveUpdates() -> AsyncStream<LocationUpdate> {
         liveStreamsMade += 1
         let (stream, continuation) = AsyncStream<LocationUpdate>.makeStream()
@@ -196,13 +211,20 @@ extension LocationSubsystem {
         for live in liveStreams { evaluate(live, moved: moved) }
     }
 
+    /// Whether iOS's location authorization alert (When-In-Use or the Always upgrade) is on screen; a
+    /// Motion or Health prompt is not one.
+    private var isAskingForLocation: Bool {
+        guard let kind = device?.systemAlert?.kind else { return false }
+        return kind == .locationWhenInUse || kind == .locationAlwaysUpgrade
+    }
+
     /// What keeps the app from location whatever it holds: the person, the device, or an alert
     /// still waiting for an answer.
     private var authorizationDiagnostics: Set<LocationDiagnostic> {
         if !servicesEnabled { return [.authorizationDeniedGlobally] }
         if restricted { return [.authorizationRestricted] }
         if status == .denied { return [.authorizationDenied] }
-        if status == .notDetermined, device?.isShowingSystemAlert == true { return [.authorizationRequestInProgress] }
+        if status == .notDetermined, isAskingForLocation { return [.authorizationRequestInProgress] }
         return []
     }
 
@@ -213,9 +235,7 @@ extension LocationSubsystem {
         var result = authorizationDiagnostics
         let foreground = device?.phase.isForeground ?? false
         if status == .notDetermined, !foreground, session.authorization != .none { result.insert(.insufficientlyInUse) }
-        if session.authorization == .always, status == .authorizedWhenInUse, alwaysRequestUsed,
-            device?.isShowingSystemAlert == false
-        {
+        if session.authorization == .always, status == .authorizedWhenInUse, alwaysRequestUsed, !isAskingForLocation {
             result.insert(.alwaysAuthorizationDenied)
         }
         return result

@@ -68,10 +68,11 @@ public actor LocationService: LocationServiceProtocol {
     private enum Command: Sendable {
         case requestWhenInUseAuthorization
         case requestAlwaysAuthorization
-        case requestLocation(LocationAccuracy)
+        /// A fix request, numbered so that a session outcome names the request it belongs to.
+        case requestLocation(LocationAccuracy, request: Int)
         case stopUpdatingLocation
-        /// The manager reported a status: a service session that asked may end.
-        case authorizationReported(LocationPermissionStatus)
+        /// The authorization request ended, answered or not: its service session has done its work.
+        case authorizationRoundEnded
     }
 
     /// The timeouts every wait of this service uses; one policy for the whole app.
@@ -80,8 +81,9 @@ public actor LocationService: LocationServiceProtocol {
     private let now: @Sendable () -> Date
     private let manager: any LocationManaging
     private let commands: AsyncStream<Command>.Continuation
-    /// What a fix request made through service sessions came to (nil without sessions).
-    private let sessionOutcomes: AsyncStream<LocationManagerEvent>?
+    /// What a fix request made through service sessions came to, and which request it was (nil without
+    /// sessions).
+    private let sessionOutcomes: AsyncStream<ServiceSessionRequests.Outcome>?
     private var sessionOutcomeTask: Task<Void, Never>?
 
     private var tokens = 0
@@ -120,7 +122,7 @@ public actor LocationService: LocationServiceProtocol {
         self.configuration = configuration
         let (stream, continuation) = AsyncStream<Command>.makeStream()
         self.commands = continuation
-        let (outcomes, outcomeSink) = AsyncStream<LocationManagerEvent>.makeStream()
+        let (outcomes, outcomeSink) = AsyncStream<ServiceSessionRequests.Outcome>.makeStream()
         self.sessionOutcomes = sessions == nil ? nil : outcomes
         Task { @MainActor in
             let viaSessions = sessions.map { ServiceSessionRequests(sessions: $0, outcomes: outcomeSink) }
@@ -130,15 +132,19 @@ public actor LocationService: LocationServiceProtocol {
                     if let viaSessions { viaSessions.requestAuthorization(.whenInUse) } else { manager.requestWhenInUseAuthorization() }
                 case .requestAlwaysAuthorization:
                     if let viaSessions { viaSessions.requestAuthorization(.always) } else { manager.requestAlwaysAuthorization() }
-                case .requestLocation(let accuracy):
+                case .requestLocation(let accuracy, let request):
+                    // Live updates have no accuracy setting; the classic request is the one it serves.
                     manager.desiredAccuracy = accuracy
-                    if let viaSessions { viaSessions.requestLocation() } else { manager.requestLocation() }
+                    if let viaSessions { viaSessions.requestLocation(request) } else { manager.requestLocation() }
                 case .stopUpdatingLocation:
                     if let viaSessions { viaSessions.stopUpdatingLocation() } else { manager.stopUpdatingLocation() }
-                case .authorizationReported(let status):
-                    viaSessions?.authorizationReported(status)
+                case .authorizationRoundEnded:
+                    viaSessions?.endAuthorizationSession()
                 }
             }
+            // The service is gone: nothing may stay held.
+            viaSessions?.stopUpdatingLocation()
+            viaSessions?.endAuthorizationSession()
             outcomeSink.finish()
         }
     }
@@ -207,11 +213,18 @@ public actor LocationService: LocationServiceProtocol {
         }
         guard let sessionOutcomes else { return }
         sessionOutcomeTask = Task { [weak self] in
-            for await event in sessionOutcomes {
+            for await outcome in sessionOutcomes {
                 guard let self else { return }
-                await self.handle(event)
+                await self.handle(outcome)
             }
         }
+    }
+
+    /// A session outcome ends only the request it belongs to: one of an ended request (sent before its
+    /// stop reached the session) must not end a newer one.
+    private func handle(_ outcome: ServiceSessionRequests.Outcome) {
+        guard outcome.request == locationRequest else { return }
+        handle(outcome.event)
     }
 
     private func handle(_ event: LocationManagerEvent) {
@@ -230,11 +243,12 @@ public actor LocationService: LocationServiceProtocol {
     }
 
     private func authorizationChanged(to status: LocationPermissionStatus) {
-        if sessionOutcomes != nil { send(.authorizationReported(status)) }
         // The creation-time callback reports `.notDetermined` before anyone answered: not an answer.
         authorizationReported(status)
         if !status.isAuthorized {
-            // A fix will not come any more; iOS would also fail the request with `denied`.
+            // A fix will not come any more. iOS fails a classic request with `denied` by itself; live
+            // updates and their session must be ended.
+            if sessionOutcomes != nil, locationRequest != nil { send(.stopUpdatingLocation) }
             finishLocationRequest(with: nil)
         }
         if let lastReportedStatus, lastReportedStatus != status {
@@ -374,10 +388,17 @@ extension LocationService {
         let current = authorizationRound.flatMap { $0.id == round.id ? $0 : nil }
         if let current, current.waiters.isEmpty {
             for timer in current.timers { timer.cancel() }
-            authorizationRound = nil
+            endAuthorizationRound()
         }
         let latest = current ?? round
         return AuthorizationAnswer(status: latest.kind.unanswered, promptAppeared: latest.promptAppeared)
+    }
+
+    /// Forgets the round under way; a service session that asked for it ends with it, answered or not
+    /// (otherwise a held session would ask again by itself when the app next comes to the foreground).
+    private func endAuthorizationRound() {
+        authorizationRound = nil
+        if sessionOutcomes != nil { send(.authorizationRoundEnded) }
     }
 
     private func startAuthorizationRequest(_ kind: AuthorizationKind) {
@@ -421,7 +442,7 @@ extension LocationService {
     /// Resumes every caller waiting for an answer, once each.
     private func finishAuthorizationRequest(with status: LocationPermissionStatus) {
         guard let round = authorizationRound else { return }
-        authorizationRound = nil
+        endAuthorizationRound()
         for timer in round.timers { timer.cancel() }
         round.waiters.resumeAll(returning: AuthorizationAnswer(status: status, promptAppeared: round.promptAppeared))
     }
@@ -469,7 +490,7 @@ extension LocationService {
             do { try await deadline.wait() } catch { return }
             await self?.locationRequestTimedOut(request)
         }
-        send(.requestLocation(configuration.desiredAccuracy))
+        send(.requestLocation(configuration.desiredAccuracy, request: request))
     }
 
     /// The timer of `request` fired; one that fired as its request ended must not end a newer one.

@@ -3,6 +3,7 @@
     import DeviceInterfaces
     import Foundation
     import PetSpotDomain
+    import Synchronization
 
     /// `LocationServiceSessions` over iOS 18's CoreLocation: `CLServiceSession` and
     /// `CLLocationUpdate.liveUpdates()`, mapped to domain types. What to hold and when is decided in
@@ -48,13 +49,17 @@
         }
     }
 
-    /// One held `CLServiceSession`, its diagnostics as domain values.
+    /// One held `CLServiceSession`, its diagnostics as domain values. Ends on `invalidate()`, or when
+    /// nothing holds it any more.
     @available(iOS 18.0, *)
     @MainActor
     final class CoreLocationServiceSession: LocationServiceSession {
         private let session: CLServiceSession
         nonisolated let diagnostics: AsyncStream<Set<LocationDiagnostic>>
+        private let sink: AsyncStream<Set<LocationDiagnostic>>.Continuation
         private let reader: Task<Void, Never>
+        /// Set by the first end, so that the session is invalidated once whichever way it ends.
+        private let ended = Atomic<Bool>(false)
 
         init(authorization: ServiceSessionAuthorization) {
             let requirement: CLServiceSession.AuthorizationRequirement =
@@ -67,6 +72,7 @@
             self.session = session
             let (stream, continuation) = AsyncStream<Set<LocationDiagnostic>>.makeStream()
             diagnostics = stream
+            sink = continuation
             reader = Task {
                 do {
                     for try await diagnostic in session.diagnostics {
@@ -77,9 +83,18 @@
             }
         }
 
-        func invalidate() {
+        func invalidate() { end() }
+
+        // The reader task holds the session: without this, a wrapper dropped without `invalidate()`
+        // would leave it held for the life of the process. (Only `Sendable` stored values are touched.)
+        nonisolated deinit { end() }
+
+        private nonisolated func end() {
+            guard !ended.exchange(true, ordering: .relaxed) else { return }
             reader.cancel()
             session.invalidate()
+            // Whether CoreLocation's sequence ends on cancellation is not documented: ours ends now.
+            sink.finish()
         }
 
         nonisolated static func diagnostics(from diagnostic: CLServiceSession.Diagnostic) -> Set<LocationDiagnostic> {

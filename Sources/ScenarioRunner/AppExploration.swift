@@ -144,6 +144,8 @@ public enum AppExploration {
                 if let status = line["status"].flatMap(LocationPermissionStatus.init(rawValue:)) { phone = status }
             case (.device, "settingChanged") where line["setting"] == "Location":
                 phone = line["value"].flatMap(Self.status(settingsValue:)) ?? phone
+            case (.device, "allowOnceExpired"):
+                phone = .notDetermined
             case (.device, "appBackgrounded"):
                 active = false
             case (.device, "appForegrounded"):

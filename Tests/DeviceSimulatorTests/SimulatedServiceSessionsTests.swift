@@ -52,7 +52,7 @@ import Testing
 
         let update = await updates.next()
         #expect(update == LocationUpdate(diagnostics: [diagnostic]))
-        #expect(diagnostic.meansNoFix)
+        #expect(update?.noFixReason == diagnostic)
         await harness.advance(by: .seconds(30))
         #expect(harness.liveUpdates.count == 1)
     }
@@ -131,6 +131,42 @@ import Testing
         #expect(harness.device.systemAlert == nil)
         #expect(await diagnostics.next() == [.insufficientlyInUse])
         #expect(harness.events.contains(.requestIgnored(request: "CLServiceSession(whenInUse)", reason: "the app is not in the foreground")))
+    }
+
+    @Test func rule31_givenAHeldSessionWhoseAlertTheBackgroundTookAway_whenTheAppIsActiveAgain_thenItAsksAgainByItself() async throws {
+        let harness = DeviceHarness { $0.iosVersion = 18 }
+        _ = try await harness.launched()
+        let session = try harness.device.serviceSessions().startSession(.whenInUse)
+        try harness.device.background()
+        #expect(harness.device.systemAlert == nil)
+
+        try harness.device.foreground()
+
+        #expect(harness.device.systemAlert?.kind == .locationWhenInUse)
+        session.invalidate()
+        try harness.device.answerSystemAlert(.allowWhileUsing)
+        try harness.device.background()
+        try harness.device.foreground()
+        #expect(harness.device.systemAlert == nil)
+    }
+
+    @Test func rule31_givenAMotionPromptUp_whenASessionStarts_thenItIsNoLocationRequestInProgress() async throws {
+        let harness = DeviceHarness {
+            $0.iosVersion = 18
+            $0.infoPlistKeys.insert(InfoPlistRequirement.motion.key)
+        }
+        _ = try await harness.launched()
+        let motion = harness.device.motion
+        async let query = try await motion.queryActivity(from: Date(timeIntervalSince1970: 0), to: Date(timeIntervalSince1970: 60))
+        await motion.prompt.waitUntilShown()
+
+        let session = try harness.device.serviceSessions().startSession(.whenInUse)
+        var diagnostics = session.diagnostics.makeAsyncIterator()
+
+        #expect(await diagnostics.next() == [])
+        #expect(harness.device.systemAlert?.kind != .locationWhenInUse)
+        #expect(motion.prompt.answer(.allow))
+        _ = try await query
     }
 
     @Test func rule31_givenWhileUsing_whenAnAlwaysSessionIsAnsweredKeepOnlyWhileUsing_thenAlwaysAuthorizationDenied() async throws {

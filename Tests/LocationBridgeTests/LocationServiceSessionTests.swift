@@ -80,11 +80,43 @@ import Testing
         await app.service.applicationWillResignActive()
         try app.device.answerAlwaysUpgrade(.keepOnlyWhileUsing)
         await app.service.applicationDidBecomeActive()
-        await app.logged { if case .serviceSessionInvalidated = $0 { true } else { false } }
+        await waitUntil { await app.service.authorizationWaiterCount == 1 }
         app.clock.advance(by: .seconds(1))
 
         #expect(await answer == AuthorizationAnswer(status: .authorizedWhenInUse, promptAppeared: true))
+        await app.logged { if case .serviceSessionInvalidated = $0 { true } else { false } }
         #expect(app.sessionEvents == ["started #1 always", "invalidated #1"])
+    }
+
+    @Test func givenSessionsAndAnAlertNobodyAnswers_whenTheWaitTimesOut_thenTheSessionEndsAndDoesNotAskAgainLater() async throws {
+        let app = try SessionHarness()
+
+        async let status = app.service.requestWhenInUseAuthorization()
+        await app.logged { if case .systemAlertShown = $0 { true } else { false } }
+        await waitUntil { await app.service.authorizationWaiterCount == 1 }
+        app.clock.advance(by: .seconds(30))
+
+        #expect(await status == .notDetermined)
+        await app.logged { if case .serviceSessionInvalidated = $0 { true } else { false } }
+        try app.device.background()
+        try app.device.foreground()
+        #expect(app.alertsShown == 1)
+    }
+
+    @Test func givenSessionsAndAFixWait_whenLocationIsRestricted_thenNilAndTheSessionAndUpdatesEnd() async throws {
+        let app = try SessionHarness {
+            $0.location.authorization = .authorizedWhenInUse
+            $0.location.coarseFixDelay = .seconds(4)
+        }
+        _ = await app.service.authorizationStatus
+
+        async let location = app.service.requestLocation()
+        await app.logged { if case .liveUpdatesStarted = $0 { true } else { false } }
+        app.device.setLocationRestricted(true)
+
+        #expect(await location == nil)
+        await app.logged { if case .liveUpdatesStopped = $0 { true } else { false } }
+        #expect(app.sessionEvents == ["started #1 whenInUse", "invalidated #1"])
     }
 }
 
@@ -125,6 +157,11 @@ private struct SessionHarness {
     func logged(_ matches: (DeviceEvent) -> Bool) async {
         if device.log.contains(where: { matches($0.event) }) { return }
         for await entry in device.logEntries() where matches(entry.event) { return }
+    }
+
+    /// How many times iOS showed an alert.
+    var alertsShown: Int {
+        device.log.count { if case .systemAlertShown = $0.event { true } else { false } }
     }
 
     /// The sessions' starts and ends, in order.

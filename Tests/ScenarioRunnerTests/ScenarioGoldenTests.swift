@@ -61,6 +61,17 @@ import Testing
         #expect(played >= 38)
     }
 
+    @Test func givenTheScenarioPinnedToIOS18_whenPlayedOnIOS17_thenTheFixStillComesInTheBackgroundAndNothingEndsTheWaitEarly() async throws {
+        let file = try #require(Self.scenarioFiles.first { $0.lastPathComponent == "ios18-background-ends-fix-wait.json" })
+
+        let run = try await PetspotProcess.run(["run", "--scenario", file.path, "--json", "--ios-version", "17"])
+
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(!run.standardOutput.contains("locationUnavailable"))
+        #expect(run.standardOutput.contains(#"{"atMs":4000,"source":"app","event":"locationObtained""#))
+        #expect(run.standardOutput.split(separator: "\n").last?.contains(#""withLocation":true"#) == true)
+    }
+
     @Test func givenTheSameScenario_whenRunTwice_thenBothOutputsAreByteIdentical() async throws {
         let file = try #require(Self.scenarioFiles.first { $0.lastPathComponent.hasPrefix("edge-change-during-query") })
 
