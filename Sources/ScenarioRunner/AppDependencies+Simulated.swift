@@ -23,12 +23,12 @@ extension AppDependencies {
         clock: VirtualClock,
         infoPlist: PropertyList,
         localizer: Localizer
-    ) -> AppDependencies {
+    ) throws(SimulatedDeviceError) -> AppDependencies {
         let epoch = device.configuration.epoch
         return AppDependencies(
             locationManager: locationManager,
             // Chosen by the device's iOS version, as the iOS app chooses with `#available`.
-            locationSessions: device.configuration.supportsServiceSessions ? try? device.serviceSessions() : nil,
+            locationSessions: device.configuration.supportsServiceSessions ? try device.serviceSessions() : nil,
             motion: device.motion,
             health: device.health,
             pets: pets,

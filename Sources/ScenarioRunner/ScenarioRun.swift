@@ -443,7 +443,7 @@ extension ScenarioRun {
         let manager = try device.launch()
         pendingPhases.removeAll()
         let app = AppModel.build(
-            .simulated(
+            try .simulated(
                 device: device,
                 locationManager: manager,
                 pets: SimulatedNetworkRepository(client: client, network: network, clock: clock),
