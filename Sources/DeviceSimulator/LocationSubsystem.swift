@@ -170,6 +170,11 @@ final class LocationSubsystem: DeviceSubsystem {
         sessionsAskAgain()
     }
 
+    /// Another alert closed: a held session whose goal is not met may ask now.
+    func systemAlertDidClose() {
+        sessionsAskAgain()
+    }
+
     func appWillTerminate() {
         if let job = expiryJob {
             device?.scheduler.cancel(job)

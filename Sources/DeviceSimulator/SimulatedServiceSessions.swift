@@ -151,12 +151,18 @@ extension LocationSubsystem {
     /// background took away). Nothing is logged as ignored when it cannot.
     func sessionsAskAgain() {
         guard let device, device.phase.isForeground, !device.isShowingSystemAlert, status == .notDetermined else { return }
-        guard let session = sessions.first(where: { $0.authorization != .none }) else { return }
-        let required = session.authorization == .always
-            ? [InfoPlistRequirement.locationWhenInUse.key, InfoPlistRequirement.locationAlways.key]
-            : [InfoPlistRequirement.locationWhenInUse.key]
-        guard required.allSatisfy(device.infoPlistKeys.contains) else { return }
-        if session.authorization == .always, alwaysRequestUsed { return }
+        func canAsk(_ session: SimulatedServiceSession) -> Bool {
+            switch session.authorization {
+            case .none: false
+            case .whenInUse: device.infoPlistKeys.contains(InfoPlistRequirement.locationWhenInUse.key)
+            case .always:
+                !alwaysRequestUsed
+                    && [InfoPlistRequirement.locationWhenInUse.key, InfoPlistRequirement.locationAlways.key].allSatisfy(device.infoPlistKeys.contains)
+            }
+        }
+        // The widest goal that can ask: an `.always` session's alert grants While Using too.
+        guard let session = sessions.first(where: { $0.authorization == .always && canAsk($0) })
+            ?? sessions.first(where: canAsk) else { return }
         ask(for: session)
         refreshSessions()
     }

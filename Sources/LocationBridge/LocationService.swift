@@ -246,9 +246,7 @@ public actor LocationService: LocationServiceProtocol {
         // The creation-time callback reports `.notDetermined` before anyone answered: not an answer.
         authorizationReported(status)
         if !status.isAuthorized {
-            // A fix will not come any more. iOS fails a classic request with `denied` by itself; live
-            // updates and their session must be ended.
-            if sessionOutcomes != nil, locationRequest != nil { send(.stopUpdatingLocation) }
+            // A fix will not come any more (iOS also fails a classic request with `denied`).
             finishLocationRequest(with: nil)
         }
         if let lastReportedStatus, lastReportedStatus != status {
@@ -503,6 +501,9 @@ extension LocationService {
     /// Resumes every caller waiting for a fix, once each. An outcome with nobody waiting is dropped.
     private func finishLocationRequest(with location: UserLocation?) {
         let waiters = locationWaiters
+        // However it ended, live updates and their session end with it; the classic request ends by
+        // itself with its one outcome (and is stopped where it must be). Stopping twice does nothing.
+        if sessionOutcomes != nil, locationRequest != nil { send(.stopUpdatingLocation) }
         endLocationRequest()
         waiters.resumeAll(returning: location)
     }

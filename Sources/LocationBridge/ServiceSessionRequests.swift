@@ -57,7 +57,7 @@ final class ServiceSessionRequests {
         let task = Task { [weak self] in
             for await update in updates {
                 guard let self, !Task.isCancelled else { return }
-                if self.fixRequestHeard(update) { return }
+                if self.fixRequestHeard(update, request: number) { return }
             }
         }
         fixRequest = (number, session, task)
@@ -73,8 +73,8 @@ final class ServiceSessionRequests {
 
     /// A fix or a reason for none ends the request; anything else (a request in progress, no signal
     /// yet) leaves it waiting. Returns whether the request ended.
-    private func fixRequestHeard(_ update: LocationUpdate) -> Bool {
-        guard let number = fixRequest?.number else { return true }
+    private func fixRequestHeard(_ update: LocationUpdate, request number: Int) -> Bool {
+        guard fixRequest?.number == number else { return true }
         let event: LocationManagerEvent
         if let fix = update.location {
             event = .locationsUpdated([fix])

@@ -87,7 +87,7 @@
 
         // The reader task holds the session: without this, a wrapper dropped without `invalidate()`
         // would leave it held for the life of the process. (Only `Sendable` stored values are touched.)
-        nonisolated deinit { end() }
+        deinit { end() }
 
         private nonisolated func end() {
             guard !ended.exchange(true, ordering: .relaxed) else { return }

@@ -4,6 +4,7 @@ import DeviceSimulator
 import Foundation
 import PetSpotDomain
 import Testing
+import TestSupport
 
 @testable import LocationBridge
 
@@ -173,5 +174,94 @@ private struct SessionHarness {
             default: nil
             }
         }
+    }
+}
+
+/// Service sessions that say nothing: live updates never come, sessions report nothing. What the
+/// service does is then all its own.
+@MainActor
+private final class SilentSessions: LocationServiceSessions {
+    final class Session: LocationServiceSession {
+        nonisolated let diagnostics: AsyncStream<Set<LocationDiagnostic>>
+        private let sink: AsyncStream<Set<LocationDiagnostic>>.Continuation
+        let authorization: ServiceSessionAuthorization
+        private(set) var isValid = true
+
+        init(_ authorization: ServiceSessionAuthorization) {
+            self.authorization = authorization
+            (diagnostics, sink) = AsyncStream<Set<LocationDiagnostic>>.makeStream()
+        }
+
+        func invalidate() {
+            isValid = false
+            sink.finish()
+        }
+    }
+
+    private(set) var sessions: [Session] = []
+    private(set) var liveStreams: [AsyncStream<LocationUpdate>.Continuation] = []
+    /// How many live-update streams their reader has dropped.
+    private(set) var streamsDropped = 0
+
+    func startSession(_ authorization: ServiceSessionAuthorization) -> any LocationServiceSession {
+        let session = Session(authorization)
+        sessions.append(session)
+        return session
+    }
+
+    func liveUpdates() -> AsyncStream<LocationUpdate> {
+        let (stream, continuation) = AsyncStream<LocationUpdate>.makeStream()
+        continuation.onTermination = { [weak self] _ in Task { @MainActor in self?.streamsDropped += 1 } }
+        liveStreams.append(continuation)
+        return stream
+    }
+
+    /// Whether every session made so far has ended.
+    var allEnded: Bool { sessions.allSatisfy { !$0.isValid } }
+}
+
+/// The service over a scripted manager and silent sessions.
+@Suite(.timeLimit(.minutes(1))) @MainActor struct LocationServiceSilentSessionTests {
+    @Test func givenAFixWaitThroughSessions_whenTheManagerReportsDenied_thenTheSessionAndItsUpdatesEnd() async {
+        let manager = FakeLocationManager(status: .authorizedWhenInUse)
+        let sessions = SilentSessions()
+        let service = LocationService(manager: manager, sessions: sessions, clock: VirtualClock())
+
+        async let location = service.requestLocation()
+        await waitUntil { sessions.liveStreams.count == 1 }
+        manager.authorizationStatus = .denied
+        manager.send(.authorizationChanged(.denied, .fullAccuracy))
+
+        #expect(await location == nil)
+        await waitUntil { sessions.allEnded && sessions.streamsDropped == 1 }
+        #expect(sessions.sessions.map(\.authorization) == [.whenInUse])
+    }
+
+    @Test func givenAnAlertUpThroughASession_whenTheAppLeaves_thenTheSessionEndsWithTheWait() async {
+        let manager = FakeLocationManager(status: .notDetermined)
+        let sessions = SilentSessions()
+        let service = LocationService(manager: manager, sessions: sessions, clock: VirtualClock())
+
+        async let status = service.requestWhenInUseAuthorization()
+        await waitUntil { sessions.sessions.count == 1 }
+        await service.applicationWillResignActive()
+        await service.applicationDidEnterBackground()
+
+        #expect(await status == .notDetermined)
+        await waitUntil { sessions.allEnded }
+    }
+
+    @Test func givenAnAuthorizationWaitThroughASession_whenItsOnlyCallerIsCancelled_thenTheSessionEnds() async {
+        let manager = FakeLocationManager(status: .notDetermined)
+        let sessions = SilentSessions()
+        let service = LocationService(manager: manager, sessions: sessions, clock: VirtualClock())
+
+        await withTaskGroup(of: LocationPermissionStatus.self) { group in
+            group.addTask { await service.requestWhenInUseAuthorization() }
+            await waitUntil { sessions.sessions.count == 1 }
+            group.cancelAll()
+            #expect(await group.next() == .notDetermined)
+        }
+        await waitUntil { sessions.allEnded }
     }
 }
