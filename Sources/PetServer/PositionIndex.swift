@@ -63,6 +63,10 @@ struct PositionIndex: Sendable {
     /// The last entry of the store's change log this index reflects (SQLite's `pet_change`,
     /// PostgreSQL's `pet_log`).
     var lastChange: Int64 = 0
+    /// PostgreSQL: the data version `lastChange` was logged under. The log's ids start again in a
+    /// restored database, so an entry with that id may be another one; its version tells (data versions
+    /// move by random steps, migration 8).
+    var lastChangeVersion = 0
     private(set) var count = 0
     /// Pets per ``AnimalFilter/traits(species:sex:ageMonths:)`` combination.
     private var countsByTraits = [Int](repeating: 0, count: 64)

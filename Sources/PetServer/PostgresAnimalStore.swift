@@ -276,11 +276,12 @@ public struct PostgresAnimalStore: AnimalStore {
     /// The statistics row as the caller's transaction sees it.
     private func stats(on connection: PostgresConnection) async throws -> PostgresPositionIndex.Stats {
         let rows = try await connection.query("""
-            SELECT version, pets, log_starts_after, (SELECT coalesce(max(id), 0) FROM \(unescaped: logTable))
-            FROM \(unescaped: statsTable)
+            SELECT stats.version, stats.pets, stats.log_starts_after, coalesce(newest.id, 0), coalesce(newest.version, 0)
+            FROM \(unescaped: statsTable) AS stats
+            LEFT JOIN LATERAL (SELECT id, version FROM \(unescaped: logTable) ORDER BY id DESC LIMIT 1) AS newest ON TRUE
             """, logger: logger)
-        for try await (version, pets, logStartsAfter, lastLogID) in rows.decode((Int, Int, Int, Int64).self) {
-            return .init(version: version, pets: pets, logStartsAfter: logStartsAfter, lastLogID: lastLogID)
+        for try await (version, pets, logStartsAfter, lastLogID, lastLogVersion) in rows.decode((Int, Int, Int, Int64, Int).self) {
+            return .init(version: version, pets: pets, logStartsAfter: logStartsAfter, lastLogID: lastLogID, lastLogVersion: lastLogVersion)
         }
         return .init(version: 0, pets: 0, logStartsAfter: 0, lastLogID: 0)
     }

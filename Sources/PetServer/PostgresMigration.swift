@@ -81,6 +81,12 @@ enum PostgresMigration {
                 "ALTER TABLE \"\(schema)\".pet_stats ADD COLUMN log_starts_after bigint NOT NULL DEFAULT 0",
                 "UPDATE \"\(schema)\".pet_stats SET log_starts_after = version",
             ] + countTriggers(schema: schema, logging: true)),
+            // A database restored from a dump goes back to an older version and its log's ids start
+            // again; with steps of one, new writes could bring it to a (version, newest log id) that
+            // a replica's index already holds with other positions, and the ETag of that version
+            // would name two bodies. Random steps make that as likely as guessing a 32-bit number.
+            (8, "data versions move by a random step, so that a restored database never meets an old version again",
+             countTriggers(schema: schema, logging: true, step: "1 + floor(random() * 4294967296)::bigint")),
         ]
     }
 
@@ -98,7 +104,8 @@ enum PostgresMigration {
     /// `pet_stats` to. The row lock on `pet_stats` is held to the end of the writer's transaction, so
     /// versions (and the log's ids, taken after the lock) commit in order: a reader whose snapshot
     /// shows version V sees every entry up to V and none after, which is what lets a replica catch up.
-    private static func countTriggers(schema: String, logging: Bool) -> [String] {
+    /// `step` is what a write adds to the version (`1` for migrations 5 and 7, which never change).
+    private static func countTriggers(schema: String, logging: Bool, step: String = "1") -> [String] {
         let table = "\"\(schema)\".pet"
         let cells = "\"\(schema)\".pet_cell"
         let stats = "\"\(schema)\".pet_stats"
@@ -138,17 +145,17 @@ enum PostgresMigration {
         }
         let functions = [
             function("pet_inserted", guardedBy: "added", """
-                \(bump("pets = pets + (SELECT count(*) FROM added), version = version + 1"))
+                \(bump("pets = pets + (SELECT count(*) FROM added), version = version + \(step)"))
                 \(change("SELECT cell_row, cell_col, count(*) AS n FROM added GROUP BY cell_row, cell_col"))\(logged("added", listed: true))
                 """),
             function("pet_deleted", guardedBy: "gone", """
-                \(bump("pets = pets - (SELECT count(*) FROM gone), version = version + 1"))
+                \(bump("pets = pets - (SELECT count(*) FROM gone), version = version + \(step)"))
                 \(change("SELECT cell_row, cell_col, -count(*) AS n FROM gone GROUP BY cell_row, cell_col"))\(logged("gone", listed: false))
                 """),
             // One net change per cell: a rename changes no cell, a move two. The log removes every old
             // row before it adds the new ones.
             function("pet_updated", guardedBy: "new_rows", """
-                \(bump("version = version + 1"))
+                \(bump("version = version + \(step)"))
                 \(change("""
                     SELECT cell_row, cell_col, sum(n) AS n FROM (
                         SELECT cell_row, cell_col, -1 AS n FROM old_rows UNION ALL SELECT cell_row, cell_col, 1 FROM new_rows
@@ -157,7 +164,11 @@ enum PostgresMigration {
                 """),
             // The log cannot say what a truncation removed: it starts again, and indexes rebuild.
             function("pet_truncated", guardedBy: nil, logging ? """
-                UPDATE \(stats) SET pets = 0, version = version + 1, log_starts_after = version + 1;
+                \(step == "1"
+                    ? "UPDATE \(stats) SET pets = 0, version = version + 1, log_starts_after = version + 1;"
+                    // One draw: the log starts after the very version this truncation moved to.
+                    : "UPDATE \(stats) SET pets = 0, version = version + \(step) RETURNING version INTO moved;\n"
+                        + "UPDATE \(stats) SET log_starts_after = moved;")
                 DELETE FROM \(cells);
                 DELETE FROM \(log);
                 """ : """

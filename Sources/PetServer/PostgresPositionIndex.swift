@@ -26,6 +26,8 @@ final class PostgresPositionIndex: Sendable {
         /// that lost transactions: the sequence had handed out ids past them). The trap: a restored
         /// dump sets the sequence back, and can repeat a (version, id) pair.
         var lastLogID: Int64
+        /// The version the newest log entry was written under (0 when the log is empty).
+        var lastLogVersion = 0
     }
 
     enum Plan {
@@ -113,6 +115,7 @@ final class PostgresPositionIndex: Sendable {
             }
             index.version = stats.version
             index.lastChange = stats.lastLogID
+            index.lastChangeVersion = stats.lastLogVersion
             let kept = index
             // Only the busy read builds or catches up, and only from a newer snapshot or another
             // database's: what it made replaces the index whatever its version, unless its lease ran
@@ -172,21 +175,24 @@ final class PostgresPositionIndex: Sendable {
 
     /// Replays the log entries after `version` that the snapshot shows; false when one names a
     /// position the index does not hold, or, when `checking` (the log still reaches back to it), the
-    /// entry the index was last brought to is gone: another database, that reached the version by
-    /// other changes. The index is then of no use.
+    /// entry the index was last brought to is gone or is another one (logged under another version):
+    /// another database, that reached the version by other changes, or a restored one whose log's ids
+    /// started again. The index is then of no use.
     private func applyLog(
         after version: Int, to index: inout PositionIndex, checking: Bool, on connection: PostgresConnection
     ) async throws -> Bool {
         let marker = checking ? index.lastChange : 0
         let entries = try await connection.query("""
-            SELECT id, seq, listed, lat, lon, coalesce(published_at, 0), \(unescaped: AnimalFilter.traitsSQL)
+            SELECT id, version, seq, listed, lat, lon, coalesce(published_at, 0), \(unescaped: AnimalFilter.traitsSQL)
             FROM \(unescaped: log) WHERE version > \(version) OR id = \(marker) ORDER BY id
             """, logger: logger)
         var consistent = true
         var markerSeen = marker == 0
-        for try await (id, seq, listed, lat, lon, publishedAt, traits) in entries.decode((Int64, Int64, Bool, Double, Double, Double, Int).self) {
+        for try await (id, loggedUnder, seq, listed, lat, lon, publishedAt, traits)
+            in entries.decode((Int64, Int, Int64, Bool, Double, Double, Double, Int).self)
+        {
             if id == marker {
-                markerSeen = true
+                markerSeen = loggedUnder == index.lastChangeVersion
             } else if listed {
                 index.add(seq: seq, lat: lat, lon: lon, publishedAt: publishedAt, traits: UInt8(clamping: traits))
             } else if !index.remove(seq: seq, lat: lat, lon: lon) {

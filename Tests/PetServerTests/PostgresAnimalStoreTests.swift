@@ -6,6 +6,7 @@ import FoundationNetworking
 import PetAPI
 @testable import PetServer
 import PetSpotDomain
+import PostgresNIO
 import Synchronization
 import Testing
 
@@ -216,6 +217,79 @@ struct PostgresAnimalStoreTests {
             #expect(try await reader.animals(matching: warsaw).totalCount == 1)
             #expect(try await reader.animals(matching: warsaw).totalCount == 1)
             #expect(reader.positionIndexBuilds == 3)
+        }
+    }
+
+    @Test func givenADatabaseRestoredFromADump_whenOtherWritesFollow_thenTheReplicaDoesNotMistakeThemForItsOwnHistory() async throws {
+        try await PostgresTestDatabase.withFreshStore { store async throws in
+            let schema = store.configuration.schema
+            let warsaw = AnimalQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01))
+            let p = try AnimalFixtures.animal("p", lat: 52.231, lon: 21.01)
+            let q = try AnimalFixtures.animal("q", lat: 52.232, lon: 21.01)
+            try await store.insert([p, q])
+            #expect(try await store.animals(matching: warsaw).totalCount == 2)
+            // The dump: the version and the newest log id as they are now.
+            let dumped = try await store.withConnection { connection in
+                try await connection.query(
+                    #"SELECT version, (SELECT max(id) FROM "\#(unescaped: schema)".pet_log) FROM "\#(unescaped: schema)".pet_stats"#,
+                    logger: Logger(label: "test")
+                ).collect().first?.decode((Int, Int64).self) ?? (0, Int64(0))
+            }
+            // What happens after the dump and is lost with it: p leaves for Sydney. The index follows.
+            var gone = p
+            gone.location = try GeoCoordinate(latitude: -33.87, longitude: 151.21)
+            _ = try await store.apply([.listed(gone)], sync: false)
+            #expect(try await store.animals(matching: warsaw).animals.map(\.id) == ["q"])
+            // The dump is restored (as pg_restore loads data: no trigger runs).
+            try await PostgresTestDatabase.execute([
+                #"ALTER TABLE "\#(schema)".pet DISABLE TRIGGER USER"#,
+                #"UPDATE "\#(schema)".pet SET lat = 52.231, lon = 21.01 WHERE id = 'p'"#,
+                #"ALTER TABLE "\#(schema)".pet ENABLE TRIGGER USER"#,
+                #"DELETE FROM "\#(schema)".pet_cell"#,
+                #"INSERT INTO "\#(schema)".pet_cell SELECT cell_row, cell_col, count(*) FROM "\#(schema)".pet GROUP BY cell_row, cell_col"#,
+                #"DELETE FROM "\#(schema)".pet_log WHERE id > \#(dumped.1)"#,
+                #"SELECT setval('"\#(schema)".pet_log_id_seq', \#(dumped.1))"#,
+                #"UPDATE "\#(schema)".pet_stats SET version = \#(dumped.0)"#,
+            ])
+            // Other writes follow, as many log entries as the lost one: q leaves instead.
+            var left = q
+            left.location = gone.location
+            _ = try await store.apply([.listed(left)], sync: false)
+
+            // With steps of one the database would now be at the index's version and newest log id,
+            // and the index would answer q.
+            #expect(try await store.animals(matching: warsaw).animals.map(\.id) == ["p"])
+            #expect(try await store.animals(matching: warsaw).animals.map(\.id) == ["p"])
+        }
+    }
+
+    @Test func givenTheLogEntryTheIndexWasLastBroughtToIsAnotherOne_whenAReplicaCatchesUp_thenItBuildsAgain() async throws {
+        try await PostgresTestDatabase.withFreshStore { store async throws in
+            let schema = store.configuration.schema
+            let warsaw = AnimalQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01))
+            try await store.insert([try AnimalFixtures.animal("p", lat: 52.231, lon: 21.01)])
+            #expect(try await store.animals(matching: warsaw).totalCount == 1)
+            let marker = try #require(store.positions?.latest?.lastChange)
+            // As in a restored database whose log's ids started again: an entry with the same id,
+            // logged under another version.
+            try await PostgresTestDatabase.execute(#"UPDATE "\#(schema)".pet_log SET version = version - 1 WHERE id = \#(marker)"#)
+            try await store.insert([try AnimalFixtures.animal("q", lat: 52.232, lon: 21.01)])
+
+            #expect(try await store.animals(matching: warsaw).totalCount == 2)
+            #expect(store.positionIndexBuilds == 2)
+        }
+    }
+
+    @Test func givenAWrite_whenItMovesTheDataVersion_thenByARandomStepNotByOne() async throws {
+        try await PostgresTestDatabase.withFreshStore { store async throws in
+            var versions = [try await store.dataVersion()]
+            for id in ["a", "b", "c"] {
+                try await store.insert([try AnimalFixtures.animal(id, lat: 52.231, lon: 21.01)])
+                versions.append(try await store.dataVersion())
+            }
+            let steps = zip(versions.dropFirst(), versions).map { $0 - $1 }
+            #expect(steps.allSatisfy { $0 >= 1 })
+            #expect(steps.contains { $0 > 1 }, "\(steps)")
         }
     }
 
