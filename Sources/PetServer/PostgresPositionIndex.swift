@@ -23,8 +23,9 @@ final class PostgresPositionIndex: Sendable {
         var logStartsAfter: Int
         /// The newest log entry's id (0 when the log is empty). With the version it tells one state of
         /// the database from another that reached the same version by other changes (a failover
-        /// that lost transactions: the sequence had handed out ids past them). The trap: a restored
-        /// dump sets the sequence back, and can repeat a (version, id) pair.
+        /// that lost transactions: the sequence had handed out ids past them). A restored dump sets
+        /// the sequence back; the random steps of the version (migration 8) keep the pair from
+        /// repeating, and ``lastLogVersion`` tells its entry from another with the same id.
         var lastLogID: Int64
         /// The version the newest log entry was written under (0 when the log is empty).
         var lastLogVersion = 0

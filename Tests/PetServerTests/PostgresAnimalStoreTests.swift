@@ -96,6 +96,14 @@ struct PostgresAnimalStoreTests {
             #expect(store.positionIndexBuilds == 1)
             try await PostgresTestDatabase.execute("TRUNCATE \(table)")
             #expect(try await store.count() == 0)
+            // The log starts after the very version the truncation moved to (one random draw).
+            let (after, logStartsAfter) = try await store.withConnection { connection in
+                try await connection.query(
+                    #"SELECT version, log_starts_after FROM "\#(unescaped: store.configuration.schema)".pet_stats"#,
+                    logger: Logger(label: "test")
+                ).collect().first?.decode((Int, Int).self) ?? (0, -1)
+            }
+            #expect(after == logStartsAfter)
             #expect(try await store.dataVersion() != version)
             #expect(try await store.animals(matching: warsaw).totalCount == 0)
             #expect(store.positionIndexBuilds == 2)  // a truncation is not logged row by row
