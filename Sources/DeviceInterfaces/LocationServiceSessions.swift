@@ -27,6 +27,12 @@ public enum ServiceSessionAuthorization: String, Sendable, Equatable, Hashable, 
     case none, whenInUse, always
 }
 
+extension ServiceSessionAuthorization {
+    /// The Info.plist flag `NSLocationRequireExplicitServiceSession`: live updates then come only while
+    /// the app holds a session, none being made for them implicitly (rule 31).
+    public static let requireExplicitSessionKey = "NSLocationRequireExplicitServiceSession"
+}
+
 /// One element of `CLLocationUpdate.liveUpdates()`: a fix, or diagnostics saying why there is none.
 public struct LocationUpdate: Sendable, Equatable {
     public var location: LocationFix?

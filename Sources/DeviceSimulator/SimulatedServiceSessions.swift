@@ -105,9 +105,6 @@ extension SimulatedDevice {
 // MARK: - The subsystem's side
 
 extension LocationSubsystem {
-    /// With this Info.plist key, live updates come only while the app holds a session (rule 31).
-    static let explicitServiceSessionKey = "NSLocationRequireExplicitServiceSession"
-
     func makeSessionProvider() -> SimulatedServiceSessions {
         guard let device else { preconditionFailure("a location subsystem always belongs to a device") }
         let provider = SimulatedServiceSessions(device: device)
@@ -260,7 +257,7 @@ extension LocationSubsystem {
         let blocking = authorizationDiagnostics
         if !blocking.isEmpty { return .blocked(blocking) }
         let heldSession = sessions.contains { $0.authorization != .none }
-        if device?.infoPlistKeys.contains(Self.explicitServiceSessionKey) == true, !heldSession {
+        if device?.infoPlistKeys.contains(ServiceSessionAuthorization.requireExplicitSessionKey) == true, !heldSession {
             return .blocked([.serviceSessionRequired])
         }
         guard status.isAuthorized else { return .waiting }

@@ -165,7 +165,7 @@ extension Scenario.Device {
         var keys: Set<String> = []
         if infoPlistHasWhenInUseKey { keys.insert(InfoPlistRequirement.locationWhenInUse.key) }
         if infoPlistHasAlwaysKey { keys.insert(InfoPlistRequirement.locationAlways.key) }
-        if infoPlistRequiresExplicitServiceSession { keys.insert(Self.explicitServiceSessionKey) }
+        if infoPlistRequiresExplicitServiceSession { keys.insert(ServiceSessionAuthorization.requireExplicitSessionKey) }
         if infoPlistHasMotionKey { keys.insert(InfoPlistRequirement.motion.key) }
         if infoPlistHasHealthKeys {
             keys.insert(InfoPlistRequirement.healthShare.key)
@@ -174,13 +174,11 @@ extension Scenario.Device {
         return keys
     }
 
-    static let explicitServiceSessionKey = "NSLocationRequireExplicitServiceSession"
-
     /// The installed app's Info.plist, as the app reads it: a text for each usage description, and
     /// `true` for the one flag.
     var infoPlist: PropertyList {
         PropertyList(Dictionary(uniqueKeysWithValues: infoPlistKeys.map { key in
-            (key, key == Self.explicitServiceSessionKey ? PropertyList.Value.bool(true) : .string("Why PetSpot asks."))
+            (key, key == ServiceSessionAuthorization.requireExplicitSessionKey ? PropertyList.Value.bool(true) : .string("Why PetSpot asks."))
         }))
     }
 
