@@ -133,7 +133,8 @@ public actor LocationService: LocationServiceProtocol {
                 case .requestAlwaysAuthorization:
                     if let viaSessions { viaSessions.requestAuthorization(.always) } else { manager.requestAlwaysAuthorization() }
                 case .requestLocation(let accuracy, let request):
-                    // Live updates have no accuracy setting; the classic request is the one it serves.
+                    // For the classic request; live updates have no accuracy setting (their first fix is
+                    // the quick one of rule 14).
                     manager.desiredAccuracy = accuracy
                     if let viaSessions { viaSessions.requestLocation(request) } else { manager.requestLocation() }
                 case .stopUpdatingLocation:
