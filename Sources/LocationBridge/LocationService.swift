@@ -96,7 +96,7 @@ public actor LocationService: LocationServiceProtocol {
     private var locationWaiters = Waiters<UserLocation?>()
     private var locationTimeoutTask: Task<Void, Never>?
     /// The location request whose timer may end the wait (nil when none is waiting).
-    private var locationRequest: Int?
+    private(set) var locationRequest: Int?
     private var statusSubscribers = Subscribers<LocationPermissionStatus>()
     private var lastReportedStatus: LocationPermissionStatus?
     private var eventTask: Task<Void, Never>?
@@ -223,7 +223,7 @@ public actor LocationService: LocationServiceProtocol {
 
     /// A session outcome ends only the request it belongs to: one of an ended request (sent before its
     /// stop reached the session) must not end a newer one.
-    private func handle(_ outcome: ServiceSessionRequests.Outcome) {
+    func handle(_ outcome: ServiceSessionRequests.Outcome) {
         guard outcome.request == locationRequest else { return }
         handle(outcome.event)
     }

@@ -237,6 +237,22 @@ private final class SilentSessions: LocationServiceSessions {
         #expect(sessions.sessions.map(\.authorization) == [.whenInUse])
     }
 
+    @Test func givenAFixWaitThroughSessions_whenAnOutcomeOfAnEarlierRequestArrives_thenTheWaitGoesOnUntilItsOwn() async throws {
+        let manager = FakeLocationManager(status: .authorizedWhenInUse)
+        let sessions = SilentSessions()
+        let service = LocationService(manager: manager, sessions: sessions, clock: VirtualClock())
+
+        async let location = service.requestLocation()
+        await waitUntil { await service.locationWaiterCount == 1 }
+        let request = try #require(await service.locationRequest)
+        await service.handle(.init(request: request - 1, event: .fixUnavailable(.insufficientlyInUse)))
+        #expect(await service.locationWaiterCount == 1)
+        await service.handle(.init(request: request, event: .fixUnavailable(.insufficientlyInUse)))
+
+        #expect(await location == nil)
+        #expect(await service.locationRequest == nil)
+    }
+
     @Test func givenAnAlertUpThroughASession_whenTheAppLeaves_thenTheSessionEndsWithTheWait() async {
         let manager = FakeLocationManager(status: .notDetermined)
         let sessions = SilentSessions()
