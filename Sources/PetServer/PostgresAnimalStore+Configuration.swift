@@ -162,7 +162,10 @@ extension PostgresAnimalStore {
                 host: host, port: port, username: username, password: password, database: database, tls: clientTLS
             )
             configuration.options.maximumConnections = poolSize
-            configuration.options.minimumConnections = 0
+            // Not 0: postgres-nio's pool replaces a closed connection only below this minimum, so with 0
+            // the requests queued for a connection that closes (an abandoned statement's, a database
+            // restart's) wait out their whole timeout, even once the server answers again.
+            configuration.options.minimumConnections = 1
             configuration.options.connectTimeout = .seconds(10)
             configuration.options.additionalStartupParameters = startupParameters
             return configuration

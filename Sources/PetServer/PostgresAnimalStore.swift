@@ -350,23 +350,29 @@ public struct PostgresAnimalStore: AnimalStore {
     /// The trap: a statement on a pooled connection ignores cancellation (postgres-nio's `query` has
     /// no cancellation handler; on a connection whose server went away it may wait for minutes), so
     /// the work runs in a task of its own that this call stops awaiting at the deadline or on
-    /// cancellation, instead of a task group, which would wait for it to finish. Abandoned, that task
-    /// is cancelled and ends when its statement does (`statement_timeout` bounds it on a live server).
-    /// So a write the caller gave up on may still commit, as when a commit's answer is lost.
+    /// cancellation, instead of a task group, which would wait for it to finish. Abandoned while it
+    /// holds a connection, the connection is closed, which ends its statement's wait at once (an open
+    /// transaction rolls back); abandoned before it got one, it does nothing. So a write the caller
+    /// gave up on commits only if its `COMMIT` was already sent, as when a commit's answer is lost.
     func withConnection<Result: Sendable>(
         timeoutAfterLease: Bool = true,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         let timeout = configuration.operationTimeout
         let url = configuration.displayURL
-        let leased = LeaseFlag()
+        let lease = Lease()
         let outcome = Waiters<Swift.Result<Result, any Error>>()
         let ticket = outcome.join()
         let work = Task { [client] in
             do {
                 let result = try await client.withConnection { connection in
-                    leased.value.withLock { $0 = true }
-                    return try await body(connection)
+                    // A caller that gave up before a connection was free gets nothing done late.
+                    guard lease.hold(connection) else { throw CancellationError() }
+                    let result: Swift.Result<Result, any Error>
+                    do { result = .success(try await body(connection)) } catch { result = .failure(error) }
+                    // Abandoned, it goes back to the pool closed: never with a statement still running.
+                    if lease.release() { try? await connection.close() }
+                    return try result.get()
                 }
                 outcome.resume(ticket, returning: .success(result))
             } catch {
@@ -375,13 +381,17 @@ public struct PostgresAnimalStore: AnimalStore {
         }
         let deadline = Task {
             try await Task.sleep(for: timeout)
-            if timeoutAfterLease || !leased.value.withLock({ $0 }) {
+            if timeoutAfterLease || !lease.isHeld {
                 outcome.resume(ticket, returning: .failure(PostgresAnimalStoreError.timedOut(url: url, after: timeout)))
             }
         }
         let result = await outcome.wait(ticket, cancelled: .failure(CancellationError()))
         deadline.cancel()
         work.cancel()  // a no-op when it finished; otherwise it is abandoned
+        // Still held, the connection's statement outlived the caller: closing it ends the statement's
+        // wait at once and frees the pool's place, where a connection whose server vanished would hold
+        // it until the operating system gave up on the socket (minutes).
+        if let abandoned = lease.abandon() { abandoned.close().whenComplete { _ in } }
         return try result.get()
     }
 
@@ -416,9 +426,46 @@ public struct PostgresAnimalStore: AnimalStore {
     }
 }
 
-/// Whether an operation has got its connection yet.
-private final class LeaseFlag: Sendable {
-    let value = Mutex(false)
+/// The connection one operation of ``PostgresAnimalStore/withConnection(timeoutAfterLease:_:)`` holds,
+/// and whether its caller gave up on it.
+private final class Lease: Sendable {
+    private struct State {
+        var connection: PostgresConnection?
+        var held = false
+        var abandoned = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Whether the work got its connection.
+    var isHeld: Bool { state.withLock { $0.held } }
+
+    /// The work holds `connection` now; false when the caller has already given up.
+    func hold(_ connection: PostgresConnection) -> Bool {
+        state.withLock { state in
+            guard !state.abandoned else { return false }
+            state.held = true
+            state.connection = connection
+            return true
+        }
+    }
+
+    /// The work is done with its connection; true when the caller gave up meanwhile, so that the work
+    /// closes the connection before the pool takes it back.
+    func release() -> Bool {
+        state.withLock { state in
+            state.connection = nil
+            return state.abandoned
+        }
+    }
+
+    /// The caller stops waiting: the connection to close when the work still holds one.
+    func abandon() -> PostgresConnection? {
+        state.withLock { state in
+            state.abandoned = true
+            return state.connection
+        }
+    }
 }
 
 // MARK: - Insert

@@ -363,6 +363,27 @@ struct PostgresAnimalStoreTests {
         }
     }
 
+    @Test func givenAStatementOutlivingTheTimeout_whenTheCallerGivesUp_thenTheNextCallGetsAConnection() async throws {
+        try await PostgresTestDatabase.withFreshStore { fresh async throws in
+            var configuration = fresh.configuration
+            configuration.operationTimeout = .seconds(1)
+            configuration.poolSize = 1
+            try await PostgresAnimalStore.withStore(configuration) { store async throws in
+                // A statement the server does not time out stands for one whose server vanished.
+                await #expect(throws: PostgresAnimalStoreError.timedOut(url: configuration.displayURL, after: .seconds(1))) {
+                    try await store.withConnection { connection in
+                        try await PostgresAnimalStore.transaction(on: connection, logger: store.logger) {
+                            try await connection.query("SET LOCAL statement_timeout = 0", logger: store.logger)
+                            try await connection.query("SELECT pg_sleep(20)", logger: store.logger)
+                        }
+                    }
+                }
+                // The pool's one connection was held by the sleeping statement: closed, it is replaced.
+                #expect(try await store.count() == 0)
+            }
+        }
+    }
+
     @Test func givenExistingDemoPets_whenSeedingAgainSkippingExisting_thenOnlyMissingOnesAreAdded() async throws {
         try await PostgresTestDatabase.withFreshStore { store async throws in
             #expect(try await store.insert(streaming: DemoPetGenerator().sequence(count: 10), skippingExistingIDs: true) == 10)
