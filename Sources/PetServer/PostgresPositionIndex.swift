@@ -178,10 +178,18 @@ final class PostgresPositionIndex: Sendable {
     /// position the index does not hold, or, when `checking` (the log still reaches back to it), the
     /// entry the index was last brought to is gone or is another one (logged under another version):
     /// another database, that reached the version by other changes, or a restored one whose log's ids
-    /// started again. The index is then of no use.
+    /// started again. The index is then of no use. An index brought to an empty log has no such
+    /// entry: then no entry may be logged under its version or before, since every later change of
+    /// its own history is logged under a later one.
     private func applyLog(
         after version: Int, to index: inout PositionIndex, checking: Bool, on connection: PostgresConnection
     ) async throws -> Bool {
+        if checking, index.lastChange == 0 {
+            let foreign = try await connection.query(
+                "SELECT EXISTS (SELECT 1 FROM \(unescaped: log) WHERE version <= \(version))", logger: logger
+            )
+            for try await exists in foreign.decode(Bool.self) where exists { return false }
+        }
         let marker = checking ? index.lastChange : 0
         let entries = try await connection.query("""
             SELECT id, version, seq, listed, lat, lon, coalesce(published_at, 0), \(unescaped: AnimalFilter.traitsSQL)
