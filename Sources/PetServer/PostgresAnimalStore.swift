@@ -193,29 +193,39 @@ public struct PostgresAnimalStore: AnimalStore {
 
     /// Adds the batch's new pets and replaces those whose stored row differs in any field; returns how
     /// many of each (`xmax = 0` marks a row this statement inserted rather than updated).
+    /// The animals of `batch` as rows of ``columns``, `SELECT … FROM unnest(…)` with one array bound
+    /// per column, so that one statement writes a whole batch. Its binds are `$1`… in order: put it
+    /// before any other bind of the statement it goes into.
+    private static func rows(of batch: [Animal]) -> PostgresQuery {
+        let photos = batch.map { $0.photoURL?.absoluteString ?? "" }
+        let hasPhoto = batch.map { $0.photoURL != nil }
+        return """
+            SELECT id, name, species, breed, sex, age_months, description, CASE WHEN has_photo THEN photo_url END,
+                   shelter_name, shelter_city, lat, lon, published_at
+            FROM unnest(\(batch.map(\.id))::text[], \(batch.map(\.name))::text[], \(batch.map(\.species.rawValue))::text[],
+                        \(batch.map(\.breed))::text[], \(batch.map(\.sex.rawValue))::text[], \(batch.map(\.ageMonths))::int8[],
+                        \(batch.map(\.description))::text[], \(photos)::text[], \(hasPhoto)::bool[],
+                        \(batch.map(\.shelter.name))::text[], \(batch.map(\.shelter.city))::text[],
+                        \(batch.map(\.location.latitude))::float8[], \(batch.map(\.location.longitude))::float8[],
+                        \(batch.map(\.publishedAt.timeIntervalSince1970))::float8[])
+                AS input(id, name, species, breed, sex, age_months, description, photo_url, has_photo,
+                         shelter_name, shelter_city, lat, lon, published_at)
+            """
+    }
+
     private func upsertBatch(_ batch: [Animal], on connection: PostgresConnection) async throws -> (added: Int, updated: Int) {
         let fields = Self.columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0 != "id" }
         let assignments = fields.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         let differs = "(\(fields.map { "pet.\($0)" }.joined(separator: ", "))) IS DISTINCT FROM (\(fields.map { "excluded.\($0)" }.joined(separator: ", ")))"
-        let photos = batch.map { $0.photoURL?.absoluteString ?? "" }
-        let hasPhoto = batch.map { $0.photoURL != nil }
-        let query: PostgresQuery = """
+        let rows = Self.rows(of: batch)
+        let query = PostgresQuery(unsafeSQL: """
             WITH written AS (
-                INSERT INTO \(unescaped: table) AS pet (\(unescaped: Self.columns))
-                SELECT id, name, species, breed, sex, age_months, description, CASE WHEN has_photo THEN photo_url END,
-                       shelter_name, shelter_city, lat, lon, published_at
-                FROM unnest(\(batch.map(\.id))::text[], \(batch.map(\.name))::text[], \(batch.map(\.species.rawValue))::text[],
-                            \(batch.map(\.breed))::text[], \(batch.map(\.sex.rawValue))::text[], \(batch.map(\.ageMonths))::int8[],
-                            \(batch.map(\.description))::text[], \(photos)::text[], \(hasPhoto)::bool[],
-                            \(batch.map(\.shelter.name))::text[], \(batch.map(\.shelter.city))::text[],
-                            \(batch.map(\.location.latitude))::float8[], \(batch.map(\.location.longitude))::float8[],
-                            \(batch.map(\.publishedAt.timeIntervalSince1970))::float8[])
-                    AS input(id, name, species, breed, sex, age_months, description, photo_url, has_photo,
-                             shelter_name, shelter_city, lat, lon, published_at)
-                ON CONFLICT (id) DO UPDATE SET \(unescaped: assignments) WHERE \(unescaped: differs)
+                INSERT INTO \(table) AS pet (\(Self.columns))
+                \(rows.sql)
+                ON CONFLICT (id) DO UPDATE SET \(assignments) WHERE \(differs)
                 RETURNING xmax = 0 AS inserted)
             SELECT count(*) FILTER (WHERE inserted), count(*) FILTER (WHERE NOT inserted) FROM written
-            """
+            """, binds: rows.binds)
         for try await (added, updated) in try await connection.query(query, logger: logger).decode((Int, Int).self) {
             return (added, updated)
         }
@@ -527,25 +537,15 @@ extension PostgresAnimalStore {
         if !skippingExistingIDs, let index = try await firstTakenID(ids, on: connection) {
             throw AnimalStoreError.duplicateID(index: start + index, id: ids[index])
         }
-        let photos = batch.map { $0.photoURL?.absoluteString ?? "" }
-        let hasPhoto = batch.map { $0.photoURL != nil }
-        let query: PostgresQuery = """
+        let rows = Self.rows(of: batch)
+        let query = PostgresQuery(unsafeSQL: """
             WITH added AS (
-                INSERT INTO \(unescaped: table) (\(unescaped: Self.columns))
-                SELECT id, name, species, breed, sex, age_months, description, CASE WHEN has_photo THEN photo_url END,
-                       shelter_name, shelter_city, lat, lon, published_at
-                FROM unnest(\(ids)::text[], \(batch.map(\.name))::text[], \(batch.map(\.species.rawValue))::text[],
-                            \(batch.map(\.breed))::text[], \(batch.map(\.sex.rawValue))::text[], \(batch.map(\.ageMonths))::int8[],
-                            \(batch.map(\.description))::text[], \(photos)::text[], \(hasPhoto)::bool[],
-                            \(batch.map(\.shelter.name))::text[], \(batch.map(\.shelter.city))::text[],
-                            \(batch.map(\.location.latitude))::float8[], \(batch.map(\.location.longitude))::float8[],
-                            \(batch.map(\.publishedAt.timeIntervalSince1970))::float8[])
-                    AS input(id, name, species, breed, sex, age_months, description, photo_url, has_photo,
-                             shelter_name, shelter_city, lat, lon, published_at)
-                \(unescaped: skippingExistingIDs ? "ON CONFLICT (id) DO NOTHING" : "")
+                INSERT INTO \(table) (\(Self.columns))
+                \(rows.sql)
+                \(skippingExistingIDs ? "ON CONFLICT (id) DO NOTHING" : "")
                 RETURNING 1)
             SELECT count(*) FROM added
-            """
+            """, binds: rows.binds)
         do {
             for try await added in try await connection.query(query, logger: logger).decode(Int.self) { return added }
             return 0
