@@ -351,15 +351,15 @@ public struct SQLiteAnimalStore: AnimalStore {
         func statement(_ sql: String) throws -> Statement {
             filter.isEmpty ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
         }
-        let rows: [Row]
+        let rows: RowCursor
         if let cursor = query.cursor {
-            rows = try Row.fetchAll(statement("""
+            rows = try Row.fetchCursor(statement("""
                 SELECT \(columns) FROM pet
                 WHERE published_at <= ? AND NOT (published_at = ? AND id <= ?)\(filter)
                 ORDER BY published_at DESC, id LIMIT ?
                 """), arguments: [cursor.publishedAt, cursor.publishedAt, cursor.id, query.limit + 1])
         } else {
-            rows = try Row.fetchAll(
+            rows = try Row.fetchCursor(
                 statement("""
                     SELECT \(columns) FROM pet\(filter.isEmpty ? "" : " WHERE TRUE" + filter)
                     ORDER BY published_at DESC, id LIMIT ? OFFSET ?
@@ -367,10 +367,20 @@ public struct SQLiteAnimalStore: AnimalStore {
                 arguments: [query.limit + 1, query.offset]
             )
         }
-        let animals = try rows.prefix(query.limit).map { try animal(from: $0, distanceKm: nil) }
-        let next = rows.count > query.limit
-            ? AnimalCursor(publishedAt: rows[query.limit - 1][12], id: rows[query.limit - 1][0]) : nil
-        return AnimalPage(animals: animals, totalCount: total, nextCursor: next)
+        // Read where the statement stands (a cursor's row is not copied), the stored time exactly.
+        var animals: [Animal] = []
+        animals.reserveCapacity(query.limit)
+        var last: AnimalCursor?
+        var hasMore = false
+        while let row = try rows.next() {
+            guard animals.count < query.limit else {
+                hasMore = true
+                break
+            }
+            animals.append(try animal(from: row, distanceKm: nil))
+            last = AnimalCursor(publishedAt: row[12], id: animals[animals.count - 1].id)
+        }
+        return AnimalPage(animals: animals, totalCount: total, nextCursor: hasMore ? last : nil)
     }
 
     /// The animal of a row that starts with ``columns``, read by position (by name, GRDB would
@@ -404,7 +414,8 @@ extension SQLiteAnimalStore {
         func rows(_ keys: [Int64]) throws -> [Int64: (animal: Animal, publishedAt: Double)] {
             let sql = "SELECT \(columns), seq FROM pet WHERE seq IN (\(databaseQuestionMarks(count: keys.count)))"
             var rows: [Int64: (Animal, Double)] = [:]
-            for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(keys)) {
+            let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(keys))
+            while let row = try cursor.next() {
                 let seq: Int64 = row[13]
                 rows[seq] = (try animal(from: row, distanceKm: distances[seq]), row[12])
             }
