@@ -343,7 +343,7 @@ public struct PostgresAnimalStore: AnimalStore {
                 hasMore = true
                 continue
             }
-            animals.append(try Self.animal(from: row, distanceKm: nil))
+            animals.append(try Self.animal(from: columns, distanceKm: nil))
             // Where the next page would start: the stored time exactly, not one that went through Date.
             lastPosition = AnimalCursor(publishedAt: try columns[12].decode(Double.self), id: try columns[0].decode(String.self))
         }
@@ -423,15 +423,21 @@ public struct PostgresAnimalStore: AnimalStore {
         }
     }
 
-    /// Reads an animal from a row of ``columns`` (in that order).
+    /// Reads an animal from a row that starts with ``columns`` (in that order).
     private static func animal(from row: PostgresRow, distanceKm: Double?) throws -> Animal {
-        let (id, name, species, breed, sex, ageMonths, description, photo, shelterName, shelterCity, lat, lon, published) =
-            try row.decode((String, String, String, String, String, Int, String, String?, String, String, Double, Double, Double).self)
+        try animal(from: row.makeRandomAccess(), distanceKm: distanceKm)
+    }
+
+    /// Reads an animal from a row that starts with ``columns``, column by column: decoding the row as
+    /// one tuple of thirteen types took about a fifth of a listing's time in the server.
+    private static func animal(from columns: PostgresRandomAccessRow, distanceKm: Double?) throws -> Animal {
+        func text(_ index: Int) throws -> String { try columns[index].decode(String.self) }
+        func number(_ index: Int) throws -> Double { try columns[index].decode(Double.self) }
         return try AnimalDTO(
-            id: id, name: name, species: species, breed: breed, sex: sex, ageMonths: ageMonths,
-            description: description, photoURL: photo,
-            shelter: .init(name: shelterName, city: shelterCity), location: .init(lat: lat, lon: lon),
-            publishedAt: Date(timeIntervalSince1970: published), distanceKm: distanceKm
+            id: text(0), name: text(1), species: text(2), breed: text(3), sex: text(4),
+            ageMonths: columns[5].decode(Int.self), description: text(6), photoURL: columns[7].decode(String?.self),
+            shelter: .init(name: text(8), city: text(9)), location: .init(lat: number(10), lon: number(11)),
+            publishedAt: Date(timeIntervalSince1970: number(12)), distanceKm: distanceKm
         ).storedAnimal()
     }
 }
@@ -732,7 +738,7 @@ extension PostgresAnimalStore {
             state = (try columns[14].decode(Int.self), try columns[15].decode(Int64.self))
             guard columns[13].bytes != nil else { continue }
             let seq = try columns[13].decode(Int64.self)
-            rows[seq] = (try Self.animal(from: row, distanceKm: distances[seq]), try columns[12].decode(Double.self))
+            rows[seq] = (try Self.animal(from: columns, distanceKm: distances[seq]), try columns[12].decode(Double.self))
         }
         return (rows, state)
     }
