@@ -52,11 +52,11 @@ func buildRouter(
         let pageTag = HTTPCaching.entityTag(version: snapshot.dataVersion, key: key)
         if query.center != nil {
             // Never log the coordinates themselves.
-            context.logger.debug("nearby query", metadata: [
+            context.logger.info("nearby query", metadata: [
                 "radiusKm": "\(query.radiusKm)", "count": "\(page.animals.count)", "totalCount": "\(page.totalCount)",
             ])
         } else {
-            context.logger.debug("listing query", metadata: ["count": "\(page.animals.count)", "totalCount": "\(page.totalCount)"])
+            context.logger.info("listing query", metadata: ["count": "\(page.animals.count)", "totalCount": "\(page.totalCount)"])
         }
         let response = AnimalListResponse(
             animals: page.animals.map(AnimalDTO.init),

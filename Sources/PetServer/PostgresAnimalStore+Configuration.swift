@@ -40,6 +40,9 @@ extension PostgresAnimalStore {
         public var positionIndex: Bool
         /// How many entries of the position log a write keeps (tests make it small).
         var keptLogEntries = 100_000
+        /// How long work whose caller gave up may keep its connection before the connection is closed;
+        /// nil: one more ``operationTimeout`` (tests make it zero).
+        var abandonedWorkGrace: Duration?
 
         public init(
             host: String, port: Int = defaultPort, username: String, password: String? = nil, database: String,
@@ -162,10 +165,7 @@ extension PostgresAnimalStore {
                 host: host, port: port, username: username, password: password, database: database, tls: clientTLS
             )
             configuration.options.maximumConnections = poolSize
-            // Not 0: postgres-nio's pool replaces a closed connection only below this minimum, so with 0
-            // the requests queued for a connection that closes (an abandoned statement's, a database
-            // restart's) wait out their whole timeout, even once the server answers again.
-            configuration.options.minimumConnections = 1
+            configuration.options.minimumConnections = 0
             configuration.options.connectTimeout = .seconds(10)
             configuration.options.additionalStartupParameters = startupParameters
             return configuration

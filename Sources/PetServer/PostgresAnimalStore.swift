@@ -360,10 +360,10 @@ public struct PostgresAnimalStore: AnimalStore {
     /// The trap: a statement on a pooled connection ignores cancellation (postgres-nio's `query` has
     /// no cancellation handler; on a connection whose server went away it may wait for minutes), so
     /// the work runs in a task of its own that this call stops awaiting at the deadline or on
-    /// cancellation, instead of a task group, which would wait for it to finish. Abandoned while it
-    /// holds a connection, the connection is closed, which ends its statement's wait at once (an open
-    /// transaction rolls back); abandoned before it got one, it does nothing. So a write the caller
-    /// gave up on commits only if its `COMMIT` was already sent, as when a commit's answer is lost.
+    /// cancellation, instead of a task group, which would wait for it to finish. Abandoned before it
+    /// got a connection, it does nothing; abandoned with one, it may go on for another operation
+    /// timeout, after which its connection is closed (an open transaction then rolls back). So a write
+    /// the caller gave up on may still commit, as when a commit's answer is lost.
     func withConnection<Result: Sendable>(
         timeoutAfterLease: Bool = true,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
@@ -380,8 +380,8 @@ public struct PostgresAnimalStore: AnimalStore {
                     guard lease.hold(connection) else { throw CancellationError() }
                     let result: Swift.Result<Result, any Error>
                     do { result = .success(try await body(connection)) } catch { result = .failure(error) }
-                    // Abandoned, it goes back to the pool closed: never with a statement still running.
-                    if lease.release() { try? await connection.close() }
+                    // Being closed, it goes back to the pool only once closed (the pool learns of it first).
+                    if lease.release() { _ = try? await connection.closeFuture.get() }
                     return try result.get()
                 }
                 outcome.resume(ticket, returning: .success(result))
@@ -398,10 +398,21 @@ public struct PostgresAnimalStore: AnimalStore {
         let result = await outcome.wait(ticket, cancelled: .failure(CancellationError()))
         deadline.cancel()
         work.cancel()  // a no-op when it finished; otherwise it is abandoned
-        // Still held, the connection's statement outlived the caller: closing it ends the statement's
-        // wait at once and frees the pool's place, where a connection whose server vanished would hold
-        // it until the operating system gave up on the socket (minutes).
-        if let abandoned = lease.abandon() { abandoned.close().whenComplete { _ in } }
+        if lease.abandon() {
+            // The work outlived its caller. On a live server its statement ends within
+            // `statement_timeout` and the connection goes back as it is; one still held after another
+            // operation timeout is stuck (a server that vanished without a reset) and is closed, which
+            // ends the statement's wait and frees its place in the pool, where it would otherwise stay
+            // until the operating system gave up on the socket (minutes).
+            let grace = configuration.abandonedWorkGrace ?? timeout
+            let closing = Task {
+                if grace > .zero { try? await Task.sleep(for: grace) }
+                guard let connection = lease.takeForClosing() else { return }
+                connection.close().whenComplete { _ in }
+                _ = try? await connection.closeFuture.get()
+            }
+            if grace == .zero { await closing.value }
+        }
         return try result.get()
     }
 
@@ -443,12 +454,14 @@ public struct PostgresAnimalStore: AnimalStore {
 }
 
 /// The connection one operation of ``PostgresAnimalStore/withConnection(timeoutAfterLease:_:)`` holds,
-/// and whether its caller gave up on it.
+/// whether its caller gave up on it, and whether it is being closed. One lock orders the work giving
+/// the connection back and the closer taking it: a connection the pool got back open is never closed.
 private final class Lease: Sendable {
     private struct State {
         var connection: PostgresConnection?
         var held = false
         var abandoned = false
+        var closing = false
     }
 
     private let state = Mutex(State())
@@ -466,20 +479,29 @@ private final class Lease: Sendable {
         }
     }
 
-    /// The work is done with its connection; true when the caller gave up meanwhile, so that the work
-    /// closes the connection before the pool takes it back.
+    /// The work is done with its connection; true when it is being closed, so that the work waits for
+    /// the close before the pool takes it back.
     func release() -> Bool {
         state.withLock { state in
             state.connection = nil
-            return state.abandoned
+            return state.closing
         }
     }
 
-    /// The caller stops waiting: the connection to close when the work still holds one.
-    func abandon() -> PostgresConnection? {
+    /// The caller stops waiting; true when the work still holds a connection.
+    func abandon() -> Bool {
         state.withLock { state in
             state.abandoned = true
-            return state.connection
+            return state.connection != nil
+        }
+    }
+
+    /// The connection to close, when the work still holds it.
+    func takeForClosing() -> PostgresConnection? {
+        state.withLock { state in
+            guard let connection = state.connection, !state.closing else { return nil }
+            state.closing = true
+            return connection
         }
     }
 }

@@ -391,6 +391,7 @@ struct PostgresAnimalStoreTests {
             var configuration = fresh.configuration
             configuration.operationTimeout = .seconds(1)
             configuration.poolSize = 1
+            configuration.abandonedWorkGrace = .zero
             try await PostgresAnimalStore.withStore(configuration) { store async throws in
                 // A statement the server does not time out stands for one whose server vanished.
                 await #expect(throws: PostgresAnimalStoreError.timedOut(url: configuration.displayURL, after: .seconds(1))) {
@@ -401,7 +402,7 @@ struct PostgresAnimalStoreTests {
                         }
                     }
                 }
-                // The pool's one connection was held by the sleeping statement: closed, it is replaced.
+                // The pool's one connection was held by the sleeping statement: closed, a new one serves.
                 #expect(try await store.count() == 0)
             }
         }
