@@ -191,8 +191,6 @@ public struct PostgresAnimalStore: AnimalStore {
         return 0
     }
 
-    /// Adds the batch's new pets and replaces those whose stored row differs in any field; returns how
-    /// many of each (`xmax = 0` marks a row this statement inserted rather than updated).
     /// The animals of `batch` as rows of ``columns``, `SELECT … FROM unnest(…)` with one array bound
     /// per column, so that one statement writes a whole batch. Its binds are `$1`… in order: put it
     /// before any other bind of the statement it goes into.
@@ -213,6 +211,8 @@ public struct PostgresAnimalStore: AnimalStore {
             """
     }
 
+    /// Adds the batch's new pets and replaces those whose stored row differs in any field; returns how
+    /// many of each (`xmax = 0` marks a row this statement inserted rather than updated).
     private func upsertBatch(_ batch: [Animal], on connection: PostgresConnection) async throws -> (added: Int, updated: Int) {
         let fields = Self.columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0 != "id" }
         let assignments = fields.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
