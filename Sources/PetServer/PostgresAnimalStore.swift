@@ -391,7 +391,8 @@ public struct PostgresAnimalStore: AnimalStore {
         }
         let deadline = Task {
             try await Task.sleep(for: timeout)
-            if timeoutAfterLease || !lease.isHeld {
+            // Checked and given up on in one step: work that got its connection meanwhile goes on.
+            if timeoutAfterLease || lease.abandonUnlessHeld() {
                 outcome.resume(ticket, returning: .failure(PostgresAnimalStoreError.timedOut(url: url, after: timeout)))
             }
         }
@@ -429,7 +430,9 @@ public struct PostgresAnimalStore: AnimalStore {
             try await connection.query("COMMIT", logger: logger)
             return result
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            // Not on a closed connection: postgres-nio never answers a statement sent after the
+            // close, and the task would wait for ever (an abandoned operation's is closed so).
+            if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
             throw error
         }
     }
@@ -466,8 +469,14 @@ private final class Lease: Sendable {
 
     private let state = Mutex(State())
 
-    /// Whether the work got its connection.
-    var isHeld: Bool { state.withLock { $0.held } }
+    /// The caller gives up unless the work got its connection; true when it gave up.
+    func abandonUnlessHeld() -> Bool {
+        state.withLock { state in
+            guard !state.held else { return false }
+            state.abandoned = true
+            return true
+        }
+    }
 
     /// The work holds `connection` now; false when the caller has already given up.
     func hold(_ connection: PostgresConnection) -> Bool {
