@@ -46,7 +46,7 @@ struct GeoCell: Hashable, Sendable {
 
     /// Per row, the distance from a cell's centre to its farthest corner (plus 1 mm): it depends on the
     /// latitude only, so it is worked out once for all 3,600 rows.
-    private static let halfDiagonalKm: [Double] = (0..<latitudeCells).map { row in
+    static let halfDiagonalKm: [Double] = (0..<latitudeCells).map { row in
         let cell = GeoCell(row: row, column: 0)
         let centerLat = (cell.minLat + cell.maxLat) / 2
         let centerLon = (cell.minLon + cell.maxLon) / 2

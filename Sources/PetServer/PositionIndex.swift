@@ -13,10 +13,13 @@ import Synchronization
 /// are decided by ``GreatCircle/distanceKm(lat1:lon1:lat2:lon2:)`` itself, so every answer is the
 /// haversine's. Ranking works the same way: dot products pick the candidates, haversine distances
 /// order them. Each point also carries what the filters and `sort=recent` read (species, sex and age
-/// band in one byte, the publication time), and the index counts pets per such combination, so that a
-/// filtered listing without coordinates is counted without reading the table. Those live in an array
-/// beside the points (``Cell``), so that an unfiltered nearby query reads 48-byte points only, as it
-/// did before filters; 64 bytes per pet in all, with the cells' arrays about 80 MB for a million.
+/// band in one byte, the publication time), and the index counts pets per such combination, in all and
+/// per cell, so that a filtered count reads no point of a cell lying wholly inside the circle. Those
+/// live in an array beside the points (``Cell``), so that an unfiltered nearby query reads 48-byte
+/// points only; 64 bytes per pet in all, with the cells' arrays about 80 MB for a million.
+///
+/// Cells are found without hashing: each latitude row lists its cells by column, so a query walks the
+/// rows its circle spans and, in each, the columns it spans.
 struct PositionIndex: Sendable {
     struct Point: Sendable {
         var seq: Int64
@@ -42,10 +45,24 @@ struct PositionIndex: Sendable {
         var combination: UInt8
     }
 
-    /// The pets of one ``GeoCell``: `traits[i]` belongs to `points[i]`.
+    /// The pets of one ``GeoCell``: `traits[i]` belongs to `points[i]`. A cell emptied by removals
+    /// keeps its place (it is skipped), so that places stay valid.
     struct Cell: Sendable {
         var points: [Point] = []
         var traits: [Traits] = []
+        /// Pets per combination of traits, as ``PositionIndex/count(mask:)`` counts them for the index.
+        var countsByTraits = [Int32](repeating: 0, count: 64)
+
+        /// How many of the cell's pets have a combination of traits whose bit is set in `mask`.
+        func count(mask: UInt64) -> Int {
+            PositionIndex.sum(countsByTraits, mask: mask)
+        }
+    }
+
+    /// A cell's column in its latitude row, and its place in ``cells``.
+    private struct Place: Sendable {
+        var column: Int32
+        var slot: Int32
     }
 
     /// What a nearby query needs from the index.
@@ -72,7 +89,9 @@ struct PositionIndex: Sendable {
     private var countsByTraits = [Int](repeating: 0, count: 64)
     /// The highest `seq` held: rows appended since have higher ones.
     private(set) var lastSeq: Int64 = 0
-    private var cells: [GeoCell: Cell] = [:]
+    private var cells: [Cell] = []
+    /// Per ``GeoCell`` row, the places of its cells in ``cells``, by column.
+    private var rows = [[Place]](repeating: [], count: GeoCell.latitudeCells)
 
     /// Dot products of unit vectors are within about 1e-15 of the truth; within this margin of the
     /// rim's cosine (8 cm at 50 km) the haversine decides.
@@ -83,9 +102,10 @@ struct PositionIndex: Sendable {
     }
 
     mutating func add(seq: Int64, lat: Double, lon: Double, publishedAt: Double, traits: UInt8) {
-        let cell = GeoCell(lat: lat, lon: lon)
-        cells[cell, default: Cell()].points.append(Point(seq: seq, lat: lat, lon: lon))
-        cells[cell, default: Cell()].traits.append(Traits(publishedAt: publishedAt, combination: traits))
+        let slot = place(of: GeoCell(lat: lat, lon: lon))
+        cells[slot].points.append(Point(seq: seq, lat: lat, lon: lon))
+        cells[slot].traits.append(Traits(publishedAt: publishedAt, combination: traits))
+        cells[slot].countsByTraits[Int(traits)] += 1
         count += 1
         countsByTraits[Int(traits)] += 1
         lastSeq = max(lastSeq, seq)
@@ -93,19 +113,59 @@ struct PositionIndex: Sendable {
 
     /// How many pets have a combination of traits whose bit is set in `mask` (``AnimalFilter/traitMask``).
     func count(mask: UInt64) -> Int {
-        countsByTraits.indices.reduce(0) { total, traits in mask & (1 << UInt64(traits)) != 0 ? total + countsByTraits[traits] : total }
+        Self.sum(countsByTraits, mask: mask)
+    }
+
+    private static func sum<Count: BinaryInteger>(_ counts: [Count], mask: UInt64) -> Int {
+        var total = 0
+        var bits = mask
+        while bits != 0 {
+            total += Int(counts[bits.trailingZeroBitCount])
+            bits &= bits - 1
+        }
+        return total
     }
 
     /// Drops the point of row `seq`, which the index holds at `lat`, `lon`; false if it holds none there.
     @discardableResult
     mutating func remove(seq: Int64, lat: Double, lon: Double) -> Bool {
-        let cell = GeoCell(lat: lat, lon: lon)
-        guard let index = cells[cell]?.points.firstIndex(where: { $0.seq == seq }) else { return false }
-        cells[cell]?.points.remove(at: index)
-        if let removed = cells[cell]?.traits.remove(at: index) { countsByTraits[Int(removed.combination)] -= 1 }
-        if cells[cell]?.points.isEmpty == true { cells[cell] = nil }
+        let geoCell = GeoCell(lat: lat, lon: lon)
+        guard let slot = existingPlace(of: geoCell), let index = cells[slot].points.firstIndex(where: { $0.seq == seq }) else {
+            return false
+        }
+        cells[slot].points.remove(at: index)
+        let removed = cells[slot].traits.remove(at: index)
+        cells[slot].countsByTraits[Int(removed.combination)] -= 1
+        countsByTraits[Int(removed.combination)] -= 1
         count -= 1
         return true
+    }
+
+    /// Where in its row's list the cell of `column` is, or would be inserted.
+    private static func position(ofColumn column: Int, in places: [Place]) -> Int {
+        var low = 0
+        var high = places.count
+        while low < high {
+            let mid = (low + high) / 2
+            if Int(places[mid].column) < column { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    private func existingPlace(of geoCell: GeoCell) -> Int? {
+        let places = rows[geoCell.row]
+        let position = Self.position(ofColumn: geoCell.column, in: places)
+        guard position < places.count, Int(places[position].column) == geoCell.column else { return nil }
+        return Int(places[position].slot)
+    }
+
+    /// The place of `geoCell` in ``cells``, made if it has none.
+    private mutating func place(of geoCell: GeoCell) -> Int {
+        if let slot = existingPlace(of: geoCell) { return slot }
+        let position = Self.position(ofColumn: geoCell.column, in: rows[geoCell.row])
+        cells.append(Cell())
+        rows[geoCell.row].insert(Place(column: Int32(geoCell.column), slot: Int32(cells.count - 1)), at: position)
+        return cells.count - 1
     }
 
     static func unitVector(lat: Double, lon: Double) -> (x: Double, y: Double, z: Double) {
@@ -141,19 +201,37 @@ struct PositionIndex: Sendable {
 
         // 1. Count, and keep the cells that hold any match with the nearest distance they allow.
         var totalCount = 0
-        var touched: [(nearestKm: Double, cell: Cell)] = []
-        forEachCell(within: SearchBox.covering(center: center, radiusKm: radiusKm)) { geoCell, cell in
-            let bounds = geoCell.distanceBounds(fromLat: center.latitude, lon: center.longitude)
-            switch geoCell.position(of: bounds, radiusKm: radiusKm) {
-            case .outside: return
-            case .inside where !filtered: totalCount += cell.points.count
-            case .inside: for index in cell.points.indices where isKept(cell, index) { totalCount += 1 }
-            case .boundary:
-                for (index, point) in cell.points.enumerated() where isKept(cell, index) && isWithinRadius(point, dot: dot(point)) {
-                    totalCount += 1
+        var touched: [(nearestKm: Double, slot: Int)] = []
+        let circle = CellCircle(radiusKm: radiusKm)
+        let rowTrig = CellCircle.rowTrig
+        let columnTrig = CellCircle.columnTrig
+        for box in SearchBox.covering(center: center, radiusKm: radiusKm) {
+            let range = GeoCell.range(of: box)
+            for row in range.rows {
+                let places = rows[row]
+                guard !places.isEmpty else { continue }
+                let bounds = circle.bounds(ofRow: row)
+                var position = Self.position(ofColumn: range.columns.lowerBound, in: places)
+                while position < places.count, Int(places[position].column) <= range.columns.upperBound {
+                    let column = Int(places[position].column)
+                    let slot = Int(places[position].slot)
+                    position += 1
+                    guard !cells[slot].points.isEmpty else { continue }
+                    // The dot product of the cell's centre with the circle's.
+                    let cellDot = rowTrig[row].cos * (columnTrig[column].cos * cx + columnTrig[column].sin * cy) + rowTrig[row].sin * cz
+                    switch bounds.position(ofCellWithCenterDot: cellDot) {
+                    case .outside: continue
+                    case .inside where !filtered: totalCount += cells[slot].points.count
+                    case .inside: totalCount += cells[slot].count(mask: mask)
+                    case .boundary:
+                        let cell = cells[slot]
+                        for (index, point) in cell.points.enumerated() where isKept(cell, index) && isWithinRadius(point, dot: dot(point)) {
+                            totalCount += 1
+                        }
+                    }
+                    touched.append((bounds.nearestKm(ofCellWithCenterDot: cellDot), slot))
                 }
             }
-            touched.append((bounds.lowerBound, cell))
         }
         let wanted = min(needed, totalCount)
         guard wanted > 0, offset < totalCount else { return Nearest(totalCount: totalCount, leading: []) }
@@ -162,7 +240,8 @@ struct PositionIndex: Sendable {
             // 2'. Newest first: every match is a candidate, so gather them all and keep the `wanted`
             //     newest and whatever is published at the same time as the last of them (ties by id).
             var matches: [(point: Point, publishedAt: Double)] = []
-            for (_, cell) in touched {
+            for (_, slot) in touched {
+                let cell = cells[slot]
                 for (index, point) in cell.points.enumerated() where isKept(cell, index) && isWithinRadius(point, dot: dot(point)) {
                     matches.append((point, cell.traits[index].publishedAt))
                 }
@@ -181,8 +260,9 @@ struct PositionIndex: Sendable {
         touched.sort { $0.nearestKm < $1.nearestKm }
         var gathered: [(dot: Double, point: Point)] = []
         var wantedDot = -Double.infinity  // the dot product of the `wanted`-th nearest so far
-        for (nearestKm, cell) in touched {
+        for (nearestKm, slot) in touched {
             if gathered.count >= wanted, nearestKm > Self.distanceKm(dot: wantedDot) + 0.001 { break }
+            let cell = cells[slot]
             for (index, point) in cell.points.enumerated() where isKept(cell, index) {
                 let pointDot = dot(point)
                 if isWithinRadius(point, dot: pointDot) { gathered.append((pointDot, point)) }
@@ -203,28 +283,8 @@ struct PositionIndex: Sendable {
         return Nearest(totalCount: totalCount, leading: ranking.leading(wanted))
     }
 
-    /// Calls `body` once for each non-empty cell the boxes touch (split boxes share no cell).
-    private func forEachCell(within boxes: [SearchBox], _ body: (GeoCell, Cell) -> Void) {
-        for box in boxes {
-            let range = GeoCell.range(of: box)
-            if range.rows.count * range.columns.count > cells.count {
-                // A wide circle over a sparse index: walk the index instead of the grid.
-                for (geoCell, cell) in cells where range.rows.contains(geoCell.row) && range.columns.contains(geoCell.column) {
-                    body(geoCell, cell)
-                }
-                continue
-            }
-            for row in range.rows {
-                for column in range.columns {
-                    let geoCell = GeoCell(row: row, column: column)
-                    if let cell = cells[geoCell] { body(geoCell, cell) }
-                }
-            }
-        }
-    }
-
     /// The great-circle distance whose unit vectors have dot product `dot` (0 for anything ≥ 1).
-    private static func distanceKm(dot: Double) -> Double {
+    fileprivate static func distanceKm(dot: Double) -> Double {
         GreatCircle.earthRadiusKm * acos(min(1, max(-1, dot)))
     }
 
@@ -249,6 +309,60 @@ struct PositionIndex: Sendable {
             if target <= j { high = j } else if target >= i { low = i } else { break }
         }
         return values[target]
+    }
+}
+
+/// Where the ``GeoCell``s of one row lie relative to a circle, told by the dot product of a cell's
+/// centre with the circle's (unit vectors): the same bounds as ``GeoCell/position(fromLat:lon:radiusKm:)``,
+/// the centre's distance ± the cell's half diagonal with ``GeoCell/safetyKm`` to spare, without a
+/// haversine per cell. The dot product's rounding moves a distance by well under a millimetre.
+struct CellCircle {
+    let radiusKm: Double
+
+    struct RowBounds {
+        /// A cell whose centre's dot product exceeds this lies wholly inside the circle.
+        var insideDot: Double
+        /// A cell whose centre's dot product is below this lies wholly outside.
+        var outsideDot: Double
+        var halfDiagonalKm: Double
+
+        func position(ofCellWithCenterDot dot: Double) -> GeoCell.Position {
+            if dot > insideDot { return .inside }
+            if dot < outsideDot { return .outside }
+            return .boundary
+        }
+
+        /// The nearest distance from the circle's centre that a point of the cell can have.
+        func nearestKm(ofCellWithCenterDot dot: Double) -> Double {
+            max(0, PositionIndex.distanceKm(dot: dot) - halfDiagonalKm)
+        }
+    }
+
+    func bounds(ofRow row: Int) -> RowBounds {
+        let halfDiagonal = GeoCell.halfDiagonalKm[row]
+        // Inside: distance + half diagonal < radius − safety; outside: distance − half diagonal >
+        // radius + safety. As angles: the centre's angle below (above) these, its cosine above (below).
+        let inside = (radiusKm - GeoCell.safetyKm - halfDiagonal) / GreatCircle.earthRadiusKm
+        let outside = (radiusKm + GeoCell.safetyKm + halfDiagonal) / GreatCircle.earthRadiusKm
+        return RowBounds(
+            insideDot: inside <= 0 ? .infinity : inside >= .pi ? -.infinity : cos(inside),
+            outsideDot: outside >= .pi ? -.infinity : cos(outside),
+            halfDiagonalKm: halfDiagonal
+        )
+    }
+
+    /// Sine and cosine of each row's centre latitude.
+    static let rowTrig: [(sin: Double, cos: Double)] = (0..<GeoCell.latitudeCells).map { row in
+        let cell = GeoCell(row: row, column: 0)
+        let radians = (cell.minLat + cell.maxLat) / 2 * .pi / 180
+        return (sin(radians), cos(radians))
+    }
+
+    /// Sine and cosine of each column's centre longitude.
+    static let columnTrig: [(sin: Double, cos: Double)] = (0..<GeoCell.longitudeCells).map { column in
+        let cell = GeoCell(row: 0, column: column)
+        let radians = (cell.minLon + cell.maxLon) / 2 * .pi / 180
+        return (sin(radians), cos(radians))
     }
 }
 
