@@ -46,6 +46,9 @@ public func buildApplication(
     app.beforeServerStarts {
         let added = try await store.addDemoPetsIfEmpty(count: demoPets)
         if added > 0 { logger.info("seeded demo pets", metadata: ["count": "\(added)"]) }
+        if let sqlite = store as? SQLiteAnimalStore {
+            try await sqlite.preparePositionIndex()
+        }
         if let postgres = store as? PostgresAnimalStore {
             // Not fatal: until an index is built, nearby queries are answered by PostGIS.
             do { try await postgres.preparePositionIndex() } catch {

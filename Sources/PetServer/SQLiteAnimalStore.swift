@@ -183,6 +183,12 @@ public struct SQLiteAnimalStore: AnimalStore {
     /// (catching up with appends, updates and deletes does not count): for tests and diagnostics.
     public var positionIndexBuilds: Int { positions.fullBuilds }
 
+    /// Builds the position index now, so that no request has to: the server calls it before it
+    /// accepts connections (a million pets take a second or two).
+    public func preparePositionIndex() async throws {
+        _ = try await pool.read { [positions] db in try positions.index(in: db) }
+    }
+
     /// SQLite's journal mode (`wal` for every database this store opens).
     public func journalMode() async throws -> String? {
         try await pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
