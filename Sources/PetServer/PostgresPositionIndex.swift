@@ -114,6 +114,7 @@ final class PostgresPositionIndex: Sendable {
             } else {
                 index = try await build(stats, on: connection)
             }
+            index.restoreTimeOrder()
             index.version = stats.version
             index.lastChange = stats.lastLogID
             index.lastChangeVersion = stats.lastLogVersion
