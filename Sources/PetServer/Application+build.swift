@@ -47,7 +47,10 @@ public func buildApplication(
         let added = try await store.addDemoPetsIfEmpty(count: demoPets)
         if added > 0 { logger.info("seeded demo pets", metadata: ["count": "\(added)"]) }
         if let sqlite = store as? SQLiteAnimalStore {
-            try await sqlite.preparePositionIndex()
+            // Not fatal: the first nearby or filtered query builds it otherwise.
+            do { try await sqlite.preparePositionIndex() } catch {
+                logger.warning("position index not built at start", metadata: ["reason": "\(error)"])
+            }
         }
         if let postgres = store as? PostgresAnimalStore {
             // Not fatal: until an index is built, nearby queries are answered by PostGIS.

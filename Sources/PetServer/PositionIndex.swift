@@ -16,7 +16,8 @@ import Synchronization
 /// band in one byte, the publication time), and the index counts pets per such combination, in all and
 /// per cell, so that a filtered count reads no point of a cell lying wholly inside the circle. Those
 /// live in an array beside the points (``Cell``), so that an unfiltered nearby query reads 48-byte
-/// points only; 64 bytes per pet in all, with the cells' arrays about 80 MB for a million.
+/// points only; 64 bytes per pet in all, with the cells' arrays about 80 MB for a million, plus a
+/// few hundred bytes per cell ever occupied since the index was built (a cell emptied keeps its place).
 ///
 /// Cells are found without hashing: each latitude row lists its cells by column, so a query walks the
 /// rows its circle spans and, in each, the columns it spans.
@@ -50,12 +51,28 @@ struct PositionIndex: Sendable {
     struct Cell: Sendable {
         var points: [Point] = []
         var traits: [Traits] = []
-        /// Pets per combination of traits, as ``PositionIndex/count(mask:)`` counts them for the index.
-        var countsByTraits = [Int32](repeating: 0, count: 64)
+        /// Pets per combination of traits, kept once the cell has held ``countedFrom`` pets: a smaller
+        /// cell is counted by reading its traits, and spares the 256 bytes.
+        private var countsByTraits: [Int32] = []
+        static let countedFrom = 64
 
         /// How many of the cell's pets have a combination of traits whose bit is set in `mask`.
         func count(mask: UInt64) -> Int {
-            PositionIndex.sum(countsByTraits, mask: mask)
+            if countsByTraits.isEmpty {
+                return traits.reduce(0) { total, pet in mask & (1 << UInt64(pet.combination)) != 0 ? total + 1 : total }
+            }
+            return PositionIndex.sum(countsByTraits, mask: mask)
+        }
+
+        /// Counts a pet of `combination` that was just appended to (`change` 1) or removed from (-1) `traits`.
+        mutating func count(_ combination: UInt8, change: Int32) {
+            if countsByTraits.isEmpty {
+                guard traits.count >= Self.countedFrom else { return }
+                countsByTraits = Array(repeating: 0, count: 64)
+                for pet in traits { countsByTraits[Int(pet.combination)] += 1 }
+            } else {
+                countsByTraits[Int(combination)] += change
+            }
         }
     }
 
@@ -112,7 +129,7 @@ struct PositionIndex: Sendable {
         if let last = cells[slot].traits.last, last.publishedAt > publishedAt { disordered.insert(Int32(slot)) }
         cells[slot].points.append(Point(seq: seq, lat: lat, lon: lon))
         cells[slot].traits.append(Traits(publishedAt: publishedAt, combination: traits))
-        cells[slot].countsByTraits[Int(traits)] += 1
+        cells[slot].count(traits, change: 1)
         count += 1
         countsByTraits[Int(traits)] += 1
         lastSeq = max(lastSeq, seq)
@@ -154,7 +171,7 @@ struct PositionIndex: Sendable {
         }
         cells[slot].points.remove(at: index)
         let removed = cells[slot].traits.remove(at: index)
-        cells[slot].countsByTraits[Int(removed.combination)] -= 1
+        cells[slot].count(removed.combination, change: -1)
         countsByTraits[Int(removed.combination)] -= 1
         count -= 1
         return true
@@ -259,17 +276,25 @@ struct PositionIndex: Sendable {
             // 2'. Newest first. When matches are common (at least 8 per place wanted), walk the touched
             //     cells newest first all at once, always taking the newest point not yet taken, until
             //     the `wanted` newest matches and whatever is published at the same time as the last of
-            //     them are found: about 8 points read per place instead of every match. Otherwise, or
-            //     with cells out of order, gather every match and select.
+            //     them are found: when time is unrelated to place and traits, about 8 points read per
+            //     place instead of every match. Otherwise, with cells out of order, or when the walk
+            //     reads a quarter of the points, gather every match and select.
             if disordered.isEmpty, totalCount / 8 >= wanted {
                 var newest = NewestFirst()
-                for (_, slot) in touched where !cells[slot].points.isEmpty {
-                    newest.push(publishedAt: cells[slot].traits[cells[slot].traits.count - 1].publishedAt, slot: slot, index: cells[slot].points.count - 1)
+                var points = 0
+                for (_, slot) in touched where !filtered || cells[slot].count(mask: mask) > 0 {
+                    let last = cells[slot].points.count - 1
+                    newest.push(publishedAt: cells[slot].traits[last].publishedAt, slot: slot, index: last)
+                    points += last + 1
                 }
+                // Matches may all be older than what the filter or the circle leaves out: past a
+                // quarter of the points, gathering costs less than walking on.
+                var budget = points / 4
                 var leading: [NearbyRanking<Int64>.Candidate] = []
                 var wantedTime = -Double.infinity
-                while let (publishedAt, slot, index) = newest.pop() {
-                    if leading.count >= wanted, publishedAt < wantedTime { break }
+                while budget > 0, let (publishedAt, slot, index) = newest.pop() {
+                    budget -= 1
+                    if leading.count >= wanted, publishedAt < wantedTime { return Nearest(totalCount: totalCount, leading: leading) }
                     let point = cells[slot].points[index]
                     if !filtered || mask & (1 << UInt64(cells[slot].traits[index].combination)) != 0, isWithinRadius(point, dot: dot(point)) {
                         leading.append(NearbyRanking<Int64>.Candidate(key: point.seq, distanceKm: distanceKm(point)))
@@ -277,7 +302,7 @@ struct PositionIndex: Sendable {
                     }
                     if index > 0 { newest.push(publishedAt: cells[slot].traits[index - 1].publishedAt, slot: slot, index: index - 1) }
                 }
-                return Nearest(totalCount: totalCount, leading: leading)
+                if budget > 0 { return Nearest(totalCount: totalCount, leading: leading) }
             }
             var matches: [(point: Point, publishedAt: Double)] = []
             for (_, slot) in touched {
@@ -389,7 +414,9 @@ private struct NewestFirst {
 /// Where the ``GeoCell``s of one row lie relative to a circle, told by the dot product of a cell's
 /// centre with the circle's (unit vectors): the same bounds as ``GeoCell/position(fromLat:lon:radiusKm:)``,
 /// the centre's distance ± the cell's half diagonal with ``GeoCell/safetyKm`` to spare, without a
-/// haversine per cell. The dot product's rounding moves a distance by well under a millimetre.
+/// haversine per cell. The trap: near zero distance the arc cosine of a rounded dot product is off
+/// by up to about 15 cm, so this is exact only because the safety margin (1 m) is far larger; a
+/// margin of 1 cm would call cells inside that are not.
 struct CellCircle {
     let radiusKm: Double
 

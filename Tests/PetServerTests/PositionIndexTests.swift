@@ -19,26 +19,41 @@ import Testing
 
     private let center = (lat: 52.23, lon: 21.01)
 
-    /// 3,000 pets within about 0.5° of the centre, published at 50 distinct moments (many ties), in
-    /// random order of time; 300 of them removed again.
-    private func pets(_ random: inout SplitMix64) -> (kept: [Pet], removed: [Pet]) {
-        var pets: [Pet] = (1...3000).map { seq in
-            Pet(seq: Int64(seq), lat: center.lat + random.unit() - 0.5, lon: center.lon + random.unit() - 0.5,
-                publishedAt: 1_760_000_000 + Double(random.index(50)) * 3600, traits: UInt8(random.index(64)))
-        }
-        pets.shuffle(using: &random)
-        return (Array(pets.dropFirst(300)), Array(pets.prefix(300)))
+    /// 3,000 pets within 0.5° of the centre, published at 50 distinct moments (many ties), in
+    /// random order of time, 300 of them removed again; then 200 more, as a catch-up adds them (half
+    /// newer than all before, half at any of the moments).
+    private struct Pets {
+        var first: [Pet]
+        var removed: [Pet]
+        var late: [Pet]
+        var kept: [Pet] { first + late }
     }
 
-    private func index(of pets: (kept: [Pet], removed: [Pet]), restoringOrder: Bool) -> PositionIndex {
+    private func pets(_ random: inout SplitMix64) -> Pets {
+        // A third of them within 0.03° of the centre: a few cells of hundreds, counted per combination.
+        func pet(_ seq: Int, hour: Int) -> Pet {
+            let spread = seq % 3 == 0 ? 0.06 : 1
+            return Pet(seq: Int64(seq), lat: center.lat + (random.unit() - 0.5) * spread, lon: center.lon + (random.unit() - 0.5) * spread,
+                       publishedAt: 1_760_000_000 + Double(hour) * 3600, traits: UInt8(random.index(64)))
+        }
+        var pets = (1...3000).map { pet($0, hour: random.index(50)) }
+        pets.shuffle(using: &random)
+        let late = (3001...3200).map { pet($0, hour: $0 % 2 == 0 ? 50 + random.index(3) : random.index(50)) }
+        return Pets(first: Array(pets.dropFirst(300)), removed: Array(pets.prefix(300)), late: late)
+    }
+
+    private func index(of pets: Pets, restoringOrder: Bool) -> PositionIndex {
         var index = PositionIndex(version: 1)
-        for pet in pets.kept + pets.removed {
+        func add(_ pet: Pet) {
             index.add(seq: pet.seq, lat: pet.lat, lon: pet.lon, publishedAt: pet.publishedAt, traits: pet.traits)
         }
+        (pets.first + pets.removed).forEach(add)
+        if restoringOrder { index.restoreTimeOrder() }
         for pet in pets.removed {
             let removed = index.remove(seq: pet.seq, lat: pet.lat, lon: pet.lon)
             #expect(removed)
         }
+        pets.late.forEach(add)
         if restoringOrder { index.restoreTimeOrder() }
         return index
     }
@@ -73,7 +88,7 @@ import Testing
             let radiusKm = [2.0, 10, 25, 60][random.index(4)]
             let mask = round % 3 == 0 ? PositionIndex.everyTrait : random.next() | random.next()
             let order: AnimalSort = round % 2 == 0 ? .recent : .distance
-            let needed = 1 + random.index(60)
+            let needed = round % 5 == 4 ? 100 + random.index(400) : 1 + random.index(60)
             let expected = bruteForce(pets.kept, center: center, radiusKm: radiusKm, mask: mask, order: order, needed: needed)
 
             for index in [ordered, unordered] {
