@@ -276,9 +276,9 @@ struct PositionIndex: Sendable {
             // 2'. Newest first. When matches are common (at least 8 per place wanted), walk the touched
             //     cells newest first all at once, always taking the newest point not yet taken, until
             //     the `wanted` newest matches and whatever is published at the same time as the last of
-            //     them are found: when time is unrelated to place and traits, about 8 points read per
-            //     place instead of every match. Otherwise, with cells out of order, or when the walk
-            //     reads a quarter of the points, gather every match and select.
+            //     them are found: when time is unrelated to place and traits, as many points per place
+            //     as there are points per match, instead of every match. Otherwise, with cells out of
+            //     order, or when the walk reads a quarter of the points, gather every match and select.
             if disordered.isEmpty, totalCount / 8 >= wanted {
                 var newest = NewestFirst()
                 var points = 0
@@ -292,9 +292,14 @@ struct PositionIndex: Sendable {
                 var budget = points / 4
                 var leading: [NearbyRanking<Int64>.Candidate] = []
                 var wantedTime = -Double.infinity
-                while budget > 0, let (publishedAt, slot, index) = newest.pop() {
+                var walked = true
+                while let (publishedAt, slot, index) = newest.pop() {
+                    if leading.count >= wanted, publishedAt < wantedTime { break }
+                    guard budget > 0 else {
+                        walked = false
+                        break
+                    }
                     budget -= 1
-                    if leading.count >= wanted, publishedAt < wantedTime { return Nearest(totalCount: totalCount, leading: leading) }
                     let point = cells[slot].points[index]
                     if !filtered || mask & (1 << UInt64(cells[slot].traits[index].combination)) != 0, isWithinRadius(point, dot: dot(point)) {
                         leading.append(NearbyRanking<Int64>.Candidate(key: point.seq, distanceKm: distanceKm(point)))
@@ -302,7 +307,7 @@ struct PositionIndex: Sendable {
                     }
                     if index > 0 { newest.push(publishedAt: cells[slot].traits[index - 1].publishedAt, slot: slot, index: index - 1) }
                 }
-                if budget > 0 { return Nearest(totalCount: totalCount, leading: leading) }
+                if walked { return Nearest(totalCount: totalCount, leading: leading) }
             }
             var matches: [(point: Point, publishedAt: Double)] = []
             for (_, slot) in touched {

@@ -99,6 +99,68 @@ import Testing
         }
     }
 
+    @Test func givenTheNewestPetsAllFilteredOut_whenNewestNearby_thenTheOlderMatchesLead() throws {
+        // 900 newest pets of one combination, 100 older ones of another, which the filter keeps: the
+        // newest-first walk reads a quarter of the points without finding enough and gathers instead.
+        var random = SplitMix64(seed: 13)
+        let pets = (1...1000).map { (seq: Int) -> Pet in
+            let minute: Int = seq > 100 ? seq : seq / 10
+            let lat: Double = center.lat + random.unit() * 0.2 - 0.1
+            let lon: Double = center.lon + random.unit() * 0.2 - 0.1
+            return Pet(seq: Int64(seq), lat: lat, lon: lon, publishedAt: 1_760_000_000 + Double(minute) * 60, traits: seq > 100 ? 0 : 1)
+        }
+        var index = PositionIndex(version: 1)
+        for pet in pets.shuffled(using: &random) {
+            index.add(seq: pet.seq, lat: pet.lat, lon: pet.lon, publishedAt: pet.publishedAt, traits: pet.traits)
+        }
+        index.restoreTimeOrder()
+        let origin = try GeoCoordinate(latitude: center.lat, longitude: center.lon)
+
+        let nearest = index.nearest(center: origin, radiusKm: 50, mask: 1 << 1, order: .recent, offset: 0, needed: 5)
+
+        let expected = bruteForce(pets, center: origin, radiusKm: 50, mask: 1 << 1, order: .recent, needed: 5)
+        #expect(nearest.totalCount == 100)
+        #expect(Set(nearest.leading.map(\.key)) == expected.leading)
+        #expect(expected.leading == Set(90...100))  // the newest, then 10 tied at the next time
+    }
+
+    @Test func givenACellFillingAndEmptying_whenCounted_thenTheCountFollowsIt() throws {
+        // Every pet in the cell 52.20–52.25° N, 21.00–21.05° E, which lies wholly inside the circle:
+        // counted per combination once it has held 64 pets, by reading its traits before.
+        var random = SplitMix64(seed: 14)
+        let center = try GeoCoordinate(latitude: 52.225, longitude: 21.025)
+        let mask: UInt64 = 0x5555_5555_5555_5555
+        var index = PositionIndex(version: 1)
+        var held: [Pet] = []
+        var lastSeq: Int64 = 0
+        func add(_ count: Int) {
+            for _ in 0..<count {
+                lastSeq += 1
+                let pet = Pet(seq: lastSeq, lat: 52.201 + random.unit() * 0.048,
+                              lon: 21.001 + random.unit() * 0.048, publishedAt: 1_760_000_000, traits: UInt8(random.index(64)))
+                index.add(seq: pet.seq, lat: pet.lat, lon: pet.lon, publishedAt: pet.publishedAt, traits: pet.traits)
+                held.append(pet)
+            }
+        }
+        func remove(_ count: Int) {
+            for pet in held.suffix(count) {
+                let removed = index.remove(seq: pet.seq, lat: pet.lat, lon: pet.lon)
+                #expect(removed)
+            }
+            held.removeLast(count)
+        }
+        func expectCount(_ step: String) {
+            let nearest = index.nearest(center: center, radiusKm: 30, mask: mask, offset: 0, needed: 1)
+            #expect(nearest.totalCount == held.filter { mask & (1 << UInt64($0.traits)) != 0 }.count, "\(step)")
+        }
+
+        add(63); expectCount("63 pets")
+        add(1); expectCount("64 pets")
+        remove(1); expectCount("back to 63")
+        remove(63); expectCount("emptied")
+        add(10); expectCount("refilled with 10")
+    }
+
     @Test func givenAFilter_whenCountedWithoutCoordinates_thenItEqualsTheKeptPets() {
         var random = SplitMix64(seed: 12)
         let pets = pets(&random)
