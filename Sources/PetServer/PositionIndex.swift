@@ -233,7 +233,7 @@ struct PositionIndex: Sendable {
         }
         // Unfiltered, the traits are never read: the scans touch the points alone.
         let filtered = mask != Self.everyTrait
-        func isKept(_ cell: Cell, _ index: Int) -> Bool { !filtered || mask & (1 << UInt64(cell.traits[index].combination)) != 0 }
+        func isKept(slot: Int, index: Int) -> Bool { !filtered || mask & (1 << UInt64(cells[slot].traits[index].combination)) != 0 }
 
         // 1. Count, and keep the cells that hold any match with the nearest distance they allow.
         var totalCount = 0
@@ -261,7 +261,7 @@ struct PositionIndex: Sendable {
                     case .inside: totalCount += cells[slot].count(mask: mask)
                     case .boundary:
                         let cell = cells[slot]
-                        for (index, point) in cell.points.enumerated() where isKept(cell, index) && isWithinRadius(point, dot: dot(point)) {
+                        for (index, point) in cell.points.enumerated() where isKept(slot: slot, index: index) && isWithinRadius(point, dot: dot(point)) {
                             totalCount += 1
                         }
                     }
@@ -301,7 +301,7 @@ struct PositionIndex: Sendable {
                     }
                     budget -= 1
                     let point = cells[slot].points[index]
-                    if !filtered || mask & (1 << UInt64(cells[slot].traits[index].combination)) != 0, isWithinRadius(point, dot: dot(point)) {
+                    if isKept(slot: slot, index: index), isWithinRadius(point, dot: dot(point)) {
                         leading.append(NearbyRanking<Int64>.Candidate(key: point.seq, distanceKm: distanceKm(point)))
                         if leading.count == wanted { wantedTime = publishedAt }
                     }
@@ -312,7 +312,7 @@ struct PositionIndex: Sendable {
             var matches: [(point: Point, publishedAt: Double)] = []
             for (_, slot) in touched {
                 let cell = cells[slot]
-                for (index, point) in cell.points.enumerated() where isKept(cell, index) && isWithinRadius(point, dot: dot(point)) {
+                for (index, point) in cell.points.enumerated() where isKept(slot: slot, index: index) && isWithinRadius(point, dot: dot(point)) {
                     matches.append((point, cell.traits[index].publishedAt))
                 }
             }
@@ -333,7 +333,7 @@ struct PositionIndex: Sendable {
         for (nearestKm, slot) in touched {
             if gathered.count >= wanted, nearestKm > Self.distanceKm(dot: wantedDot) + 0.001 { break }
             let cell = cells[slot]
-            for (index, point) in cell.points.enumerated() where isKept(cell, index) {
+            for (index, point) in cell.points.enumerated() where isKept(slot: slot, index: index) {
                 let pointDot = dot(point)
                 if isWithinRadius(point, dot: pointDot) { gathered.append((pointDot, point)) }
             }
