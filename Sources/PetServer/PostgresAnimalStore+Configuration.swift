@@ -165,6 +165,9 @@ extension PostgresAnimalStore {
                 host: host, port: port, username: username, password: password, database: database, tls: clientTLS
             )
             configuration.options.maximumConnections = poolSize
+            // The trap: with a minimum of 1, a kept idle connection whose keep-alive fails can trip a
+            // precondition of postgres-nio's pool. At 0, requests queued when a connection closes wait
+            // for the next lease or release instead (vapor/postgres-nio#657): at once under load.
             configuration.options.minimumConnections = 0
             configuration.options.connectTimeout = .seconds(10)
             configuration.options.additionalStartupParameters = startupParameters
