@@ -10,6 +10,7 @@ import PetSpotDomain
 /// only for the rows of the page.
 public struct SQLiteAnimalStore: AnimalStore {
     let pool: DatabasePool
+    private let readers: SQLiteReadConnections
     private let positions = PositionIndexCache()
     /// The database file.
     public let path: String
@@ -40,7 +41,18 @@ public struct SQLiteAnimalStore: AnimalStore {
             return pool
         }
         self.pool = pool
+        // One per core: as many reads as Swift's cooperative pool runs at once.
+        self.readers = try SQLiteReadConnections(
+            path: path, configuration: configuration, count: ProcessInfo.processInfo.activeProcessorCount
+        )
         self.path = path
+    }
+
+    /// `body` in a read transaction: on this thread when a connection of ``readers`` is free,
+    /// else through the pool.
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        if let value = try readers.readIfFree(body) { return value }
+        return try await pool.read(body)
     }
 
     /// Runs `body` holding an exclusive `flock` on `<path>.lock`, which is created if needed.
@@ -195,11 +207,11 @@ public struct SQLiteAnimalStore: AnimalStore {
     }
 
     public func count() async throws -> Int {
-        try await pool.read { db in try Self.count(db) }
+        try await read { db in try Self.count(db) }
     }
 
     public func dataVersion() async throws -> Int {
-        try await pool.read { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT version FROM pet_stats")) ?? 0 }
+        try await read { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT version FROM pet_stats")) ?? 0 }
     }
 
     private static func count(_ db: Database) throws -> Int {
@@ -207,7 +219,7 @@ public struct SQLiteAnimalStore: AnimalStore {
     }
 
     public func lookup(id: String) async throws -> AnimalLookup {
-        try await pool.read { db in
+        try await read { db in
             let version = try Int.fetchOne(db.cachedStatement(sql: "SELECT version FROM pet_stats")) ?? 0
             let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM pet WHERE id = ?"), arguments: [id])
             if let row { return AnimalLookup(animal: try Self.animal(from: row, distanceKm: nil), withdrawal: nil, dataVersion: version) }
@@ -218,7 +230,7 @@ public struct SQLiteAnimalStore: AnimalStore {
 
     public func snapshot(matching query: AnimalQuery) async throws -> AnimalSnapshot {
         // One read transaction: the version, the count and the page are of one state of the file.
-        try await pool.read { [positions] db in
+        try await read { [positions] db in
             let version = try Int.fetchOne(db.cachedStatement(sql: "SELECT version FROM pet_stats")) ?? 0
             let page = if let center = query.center {
                 try Self.nearby(db, center: center, query: query, index: positions.index(in: db))
