@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 #endif
 import Hummingbird
+import Logging
 import PetServer
 import ServiceLifecycle
 import UnixSignals
@@ -41,6 +42,12 @@ struct ServeCommand: AsyncParsableCommand {
     ))
     var dataVersionIntervalMs = Int(PetServerConfiguration.defaultDataVersionInterval.components.seconds * 1000)
 
+    @Option(help: ArgumentHelp(
+        "The least severe messages logged.",
+        discussion: "debug adds a line per listing or nearby query (its radius and counts, never its coordinates)."
+    ))
+    var logLevel = Logger.Level.info
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard responseCacheEntries >= 0 else {
@@ -57,7 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         limitMallocArenas()
         let configuration = PetServerConfiguration(
-            host: host, port: port, database: database,
+            host: host, port: port, database: database, logLevel: logLevel,
             responseCacheEntries: responseCacheEntries, responseCacheBytes: responseCacheBytes, dataVersionInterval: .milliseconds(dataVersionIntervalMs)
         )
         let app = try await buildApplication(configuration: configuration)
@@ -75,6 +82,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     static let gracefulShutdownLimit = Duration.seconds(10)
 }
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
 
 /// glibc gives each thread that meets a busy allocator an arena of its own, up to 8 per core, and
 /// rarely returns their freed pages: under a soak with imports beside it the server's own memory grew
