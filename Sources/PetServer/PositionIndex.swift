@@ -503,14 +503,24 @@ final class PositionIndexCache: Sendable {
     var fullBuilds: Int { builds.withLock { $0 } }
     private let builds = Mutex(0)
 
+    /// The index held when it is of `db`'s snapshot, without catching up or building: else `nil`.
+    func current(in db: Database) throws -> PositionIndex? {
+        let (pets, version) = try Self.stats(db)
+        return latest.withLock { $0 }.flatMap { $0.version == version && $0.count == pets ? $0 : nil }
+    }
+
+    /// The maintained count of pets and the data version.
+    private static func stats(_ db: Database) throws -> (pets: Int, version: Int) {
+        let stats = try Row.fetchOne(db.cachedStatement(sql: "SELECT pets, version FROM pet_stats"))
+        return (stats?[0] ?? 0, stats?[1] ?? 0)
+    }
+
     /// The index as of `db`'s snapshot. Catching up moves or drops the points of rows the change log
     /// (`pet_change`, written by the triggers) names since the index's last entry, then adds the rows
     /// after its highest `seq`. An index older than the oldest entry kept, or whose count then
     /// disagrees with the maintained one, is rebuilt from every row.
     func index(in db: Database) throws -> PositionIndex {
-        let stats = try Row.fetchOne(db.cachedStatement(sql: "SELECT pets, version FROM pet_stats"))
-        let pets: Int = stats?[0] ?? 0
-        let version: Int = stats?[1] ?? 0
+        let (pets, version) = try Self.stats(db)
         // An index from a newer snapshot than this read's is of no use here (its positions are not this
         // snapshot's); this read builds its own and leaves the newer one held.
         let held = latest.withLock { $0 }.flatMap { $0.version <= version ? $0 : nil }

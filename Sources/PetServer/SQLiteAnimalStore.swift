@@ -9,8 +9,8 @@ import PetSpotDomain
 /// caught up with the data version inside the query's own read transaction); the database is read
 /// only for the rows of the page.
 public struct SQLiteAnimalStore: AnimalStore {
-    let pool: DatabasePool
-    private let readers: SQLiteReadConnections
+    private let connections: Connections
+    var pool: DatabasePool { connections.pool }
     private let positions = PositionIndexCache()
     /// The database file.
     public let path: String
@@ -40,19 +40,36 @@ public struct SQLiteAnimalStore: AnimalStore {
             try Self.migrator.migrate(pool)
             return pool
         }
-        self.pool = pool
-        // One per core: as many reads as Swift's cooperative pool runs at once.
-        self.readers = try SQLiteReadConnections(
-            path: path, configuration: configuration, count: ProcessInfo.processInfo.activeProcessorCount
+        // Up to one per core: no more reads than that run on the calling threads at once.
+        let readers = SQLiteReadConnections(
+            path: path, configuration: configuration, limit: ProcessInfo.processInfo.activeProcessorCount
         )
+        self.connections = Connections(pool: pool, readers: readers)
         self.path = path
     }
 
-    /// `body` in a read transaction: on this thread when a connection of ``readers`` is free,
-    /// else through the pool.
-    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        if let value = try readers.readIfFree(body) { return value }
-        return try await pool.read(body)
+    /// The pool and the store's own readers, closed in the order SQLite needs: the readers first, so
+    /// that the pool's writer is the last connection to the file, which checkpoints the WAL and
+    /// removes it (a read-only connection closing last cannot; GRDB's pool closes its own readers
+    /// first for the same reason).
+    private final class Connections: Sendable {
+        let pool: DatabasePool
+        let readers: SQLiteReadConnections
+
+        init(pool: DatabasePool, readers: SQLiteReadConnections) {
+            self.pool = pool
+            self.readers = readers
+        }
+
+        deinit { readers.close() }
+    }
+
+    /// `body` in a read transaction: on this thread when one of the store's own connections is free,
+    /// `quick` then true; else through the pool, `quick` false. A body that would be slow with `quick`
+    /// throws ``SQLiteReadConnections/LeaveToPool`` and runs again through the pool.
+    private func read<T: Sendable>(_ body: @Sendable (_ db: Database, _ quick: Bool) throws -> T) async throws -> T {
+        if let value = try connections.readers.readIfFree({ try body($0, true) }) { return value }
+        return try await pool.read { try body($0, false) }
     }
 
     /// Runs `body` holding an exclusive `flock` on `<path>.lock`, which is created if needed.
@@ -207,11 +224,11 @@ public struct SQLiteAnimalStore: AnimalStore {
     }
 
     public func count() async throws -> Int {
-        try await read { db in try Self.count(db) }
+        try await read { db, _ in try Self.count(db) }
     }
 
     public func dataVersion() async throws -> Int {
-        try await read { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT version FROM pet_stats")) ?? 0 }
+        try await read { db, _ in try Int.fetchOne(db.cachedStatement(sql: "SELECT version FROM pet_stats")) ?? 0 }
     }
 
     private static func count(_ db: Database) throws -> Int {
@@ -219,7 +236,7 @@ public struct SQLiteAnimalStore: AnimalStore {
     }
 
     public func lookup(id: String) async throws -> AnimalLookup {
-        try await read { db in
+        try await read { db, _ in
             let version = try Int.fetchOne(db.cachedStatement(sql: "SELECT version FROM pet_stats")) ?? 0
             let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM pet WHERE id = ?"), arguments: [id])
             if let row { return AnimalLookup(animal: try Self.animal(from: row, distanceKm: nil), withdrawal: nil, dataVersion: version) }
@@ -230,19 +247,33 @@ public struct SQLiteAnimalStore: AnimalStore {
 
     public func snapshot(matching query: AnimalQuery) async throws -> AnimalSnapshot {
         // One read transaction: the version, the count and the page are of one state of the file.
-        try await read { [positions] db in
+        try await read { [positions] db, quick in
+            // On a request's own thread only what is cheap: not a deep page, not a filter checked row
+            // by row along the table, not an index to catch up or build (a second or two for a million pets).
+            func index() throws -> PositionIndex {
+                guard quick else { return try positions.index(in: db) }
+                guard let index = try positions.current(in: db) else { throw SQLiteReadConnections.LeaveToPool() }
+                return index
+            }
+            if quick, query.offset > Self.quickOffsetLimit || (query.center == nil && !query.filter.keepsAll) {
+                throw SQLiteReadConnections.LeaveToPool()
+            }
             let version = try Int.fetchOne(db.cachedStatement(sql: "SELECT version FROM pet_stats")) ?? 0
             let page = if let center = query.center {
-                try Self.nearby(db, center: center, query: query, index: positions.index(in: db))
+                try Self.nearby(db, center: center, query: query, index: index())
             } else if query.filter.keepsAll {
                 try Self.newest(db, query: query, totalCount: Self.count(db))
             } else {
                 // Counted by the index's tally per species, sex and age band, not by reading the table.
-                try Self.newest(db, query: query, totalCount: positions.index(in: db).count(mask: query.filter.traitMask))
+                try Self.newest(db, query: query, totalCount: index().count(mask: query.filter.traitMask))
             }
             return AnimalSnapshot(page: page, dataVersion: version)
         }
     }
+
+    /// The deepest page offset read on a request's own thread: past it, skipping rows costs more
+    /// than the hops to the pool's threads.
+    static let quickOffsetLimit = 1_000
 
     public func insert(_ animals: [Animal]) async throws {
         try await pool.write { db in _ = try Self.insert(animals, into: db) }

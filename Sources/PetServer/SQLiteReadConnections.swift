@@ -1,41 +1,104 @@
 import GRDB
 import Synchronization
 
-/// A few read-only connections to the store's file, used on the calling thread and never waited for.
+/// Read-only connections to the store's file, used on the calling thread and never waited for.
 ///
 /// `DatabasePool.read` from async code hops to a queue that waits for a free reader, then to that
-/// reader's queue, then back: three thread wake-ups that cost a listing more CPU than its query. A
-/// read here runs on the thread that asks, in a transaction of its own, when one of these connections
-/// is free. When none is, or SQLite answers `SQLITE_BUSY`, the caller reads through the pool instead.
+/// reader's queue, then back: three thread wake-ups, a tenth of an uncached listing's CPU. A read here
+/// runs on the thread that asks, in a transaction of its own, when a connection is free; when none is,
+/// when SQLite answers `SQLITE_BUSY`, or when the read says it may be slow (``LeaveToPool``), the
+/// caller reads through the pool instead.
 ///
-/// The trap this avoids: waiting for a connection on a thread of Swift's cooperative pool. GRDB's
-/// blocking `read` does, on a semaphore; when every reader is held by async reads whose release
-/// needs a cooperative thread to run, every cooperative thread waits and the process stops. Here a
-/// connection is only ever taken if free, under a lock held for no more than the take.
+/// Two traps. Waiting for a connection on a thread of Swift's cooperative pool: GRDB's blocking `read`
+/// does, and when async reads hold every reader while their release needs a cooperative thread, every
+/// cooperative thread waits and the process stops. Here a connection is taken only if free, under a
+/// lock held for the take alone. And a slow read on those threads stalls every request behind it
+/// (`/health` too) where the pool's threads would not: callers send work of unbounded cost, such as
+/// building the position index, to the pool.
+///
+/// Connections open when first needed (a store that only writes opens none), up to `limit`.
 final class SQLiteReadConnections: Sendable {
-    private let connections: [DatabaseQueue]
-    private let free: Mutex<[Int]>
+    /// Thrown by a read that finds it would be slow on the calling thread: it is run by the pool.
+    struct LeaveToPool: Error {}
 
-    /// Opens `count` read-only connections to the database at `path`, prepared by `configuration`
+    private struct Slots {
+        var free: [DatabaseQueue] = []
+        var opened = 0
+        var closed = false
+    }
+
+    private let path: String
+    private let configuration: Configuration
+    private let limit: Int
+    private let slots = Mutex(Slots())
+
+    /// Read-only connections to the database at `path`, at most `limit`, prepared by `configuration`
     /// (whose busy mode is replaced: a busy database sends the read to the pool, which may wait).
-    init(path: String, configuration: Configuration, count: Int) throws {
+    init(path: String, configuration: Configuration, limit: Int) {
         var configuration = configuration
         configuration.readonly = true
         configuration.busyMode = .immediateError
-        connections = try (0..<count).map { _ in try DatabaseQueue(path: path, configuration: configuration) }
-        free = Mutex(Array(connections.indices))
+        self.path = path
+        self.configuration = configuration
+        self.limit = limit
     }
 
-    /// The result of `body` run in a read transaction on a free connection, on this thread; `nil`
-    /// when every connection is in use or the database is busy (`body` may then have run in part,
-    /// inside a transaction that was rolled back).
+    /// The result of `body` run in a read transaction on a free connection, on this thread; `nil` when
+    /// every connection is in use, none could be opened, the database is busy or `body` threw
+    /// ``LeaveToPool`` (`body` may then have run in part, in a transaction that was rolled back).
     func readIfFree<T>(_ body: (Database) throws -> T) throws -> T? {
-        guard let index = free.withLock({ $0.popLast() }) else { return nil }
-        defer { free.withLock { $0.append(index) } }
+        guard let connection = take() else { return nil }
+        defer { giveBack(connection) }
         do {
-            return try connections[index].read(body)
+            return try connection.read(body)
+        } catch is LeaveToPool {
+            return nil
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
             return nil
         }
+    }
+
+    /// Closes every connection; one in use closes when given back. The pool's writer must close after
+    /// them: only the last connection to a file checkpoints its WAL and removes it, and these cannot.
+    func close() {
+        let idle = slots.withLock { slots in
+            slots.closed = true
+            defer { slots.free = [] }
+            return slots.free
+        }
+        for connection in idle { try? connection.close() }
+    }
+
+    private func take() -> DatabaseQueue? {
+        enum Taken { case connection(DatabaseQueue), open, none }
+        let taken = slots.withLock { slots -> Taken in
+            guard !slots.closed else { return .none }
+            if let connection = slots.free.popLast() { return .connection(connection) }
+            guard slots.opened < limit else { return .none }
+            slots.opened += 1
+            return .open
+        }
+        switch taken {
+        case .connection(let connection):
+            return connection
+        case .none:
+            return nil
+        case .open:
+            // Opened outside the lock (it reads the file). One that fails (busy, say) frees its place.
+            do {
+                return try DatabaseQueue(path: path, configuration: configuration)
+            } catch {
+                slots.withLock { $0.opened -= 1 }
+                return nil
+            }
+        }
+    }
+
+    private func giveBack(_ connection: DatabaseQueue) {
+        let closed = slots.withLock { slots in
+            if !slots.closed { slots.free.append(connection) }
+            return slots.closed
+        }
+        if closed { try? connection.close() }
     }
 }

@@ -43,7 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
     var dataVersionIntervalMs = Int(PetServerConfiguration.defaultDataVersionInterval.components.seconds * 1000)
 
     @Option(help: ArgumentHelp(
-        "The least severe messages logged.",
+        "The least severe level logged.",
         discussion: "debug adds a line per listing or nearby query (its radius and counts, never its coordinates)."
     ))
     var logLevel = Logger.Level.info

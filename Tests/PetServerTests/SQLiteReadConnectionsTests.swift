@@ -1,52 +1,122 @@
+import Foundation
 import GRDB
 import Testing
 
 @testable import PetServer
 
-/// The store's own read connections: taken only when free, never waited for, and given back.
+/// The store's own read connections: taken only when free, never waited for, always given back, and
+/// closed before the pool's writer.
 @Suite(.timeLimit(.minutes(1))) struct SQLiteReadConnectionsTests {
-    /// A new migrated file, and the store that made it.
-    private func database() throws -> (path: String, store: SQLiteAnimalStore) {
+    /// A new migrated file, whose store is closed again.
+    private func database() throws -> String {
         let path = AnimalFixtures.temporaryDatabasePath()
-        return (path, try SQLiteAnimalStore(path: path))
+        _ = try SQLiteAnimalStore(path: path)
+        return path
+    }
+
+    /// One connection, configured as the store's are: to wait 10 s for a lock.
+    private func connections(_ path: String) -> SQLiteReadConnections {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        return SQLiteReadConnections(path: path, configuration: configuration, limit: 1)
     }
 
     private func count(_ db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT pets FROM pet_stats") ?? -1
     }
 
-    @Test func givenTheOnlyConnectionInUse_whenAnotherReadAsks_thenItIsToldNoneIsFreeAtOnce() throws {
-        let (path, _) = try database()
-        let connections = try SQLiteReadConnections(path: path, configuration: Configuration(), count: 1)
+    @Test func givenTheOnlyConnectionInUse_whenAnotherReadAsks_thenItIsLeftToThePoolAtOnce() throws {
+        let connections = connections(try database())
         let inner = try connections.readIfFree { _ in try connections.readIfFree { _ in "inner" } }
         #expect(inner == .some(nil))
-        // Given back: the next read runs.
         #expect(try connections.readIfFree { _ in "again" } == "again")
     }
 
     @Test func givenAWriteCommittedElsewhere_whenReadAgain_thenTheReadSeesIt() async throws {
-        let (path, store) = try database()
-        let connections = try SQLiteReadConnections(path: path, configuration: Configuration(), count: 1)
+        let path = AnimalFixtures.temporaryDatabasePath()
+        let store = try SQLiteAnimalStore(path: path)
+        let connections = connections(path)
         #expect(try connections.readIfFree(count) == 0)
         try await store.insert([try AnimalFixtures.animal("a", lat: 52.23, lon: 21.01)])
         // Each read is a transaction of its own: no snapshot outlives it.
         #expect(try connections.readIfFree(count) == 1)
     }
 
-    @Test func givenTheDatabaseBusy_whenRead_thenNoneIsFreeAndTheConnectionIsGivenBack() throws {
-        let (path, _) = try database()
-        let connections = try SQLiteReadConnections(path: path, configuration: Configuration(), count: 1)
-        // What a statement meets while another connection recovers the WAL, say: the pool, whose
-        // connections wait for a lock, reads instead.
-        #expect(try connections.readIfFree { _ in throw DatabaseError(resultCode: .SQLITE_BUSY) } == nil)
+    @Test func givenTheFileLockedByAnotherConnection_whenRead_thenItIsLeftToThePoolAtOnce() throws {
+        let path = try database()
+        let connections = connections(path)
+        // In exclusive locking mode a connection keeps every other one out of a WAL file once it wrote.
+        let locker = try DatabaseQueue(path: path)
+        try locker.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
+            try db.execute(sql: "UPDATE pet_stats SET version = version")
+        }
+        let started = ContinuousClock.now
+        #expect(try connections.readIfFree(count) == nil)
+        // A busy handler would have waited for the lock; this gives up at once (bound generous for CI).
+        #expect(ContinuousClock.now - started < .seconds(5))
+        try locker.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA locking_mode = NORMAL")
+            _ = try Int.fetchOne(db, sql: "SELECT pets FROM pet_stats")  // the lock goes at the next access
+        }
+        #expect(try connections.readIfFree(count) == 0)
+    }
+
+    @Test(arguments: [ResultCode.SQLITE_BUSY, .SQLITE_BUSY_RECOVERY, .SQLITE_BUSY_SNAPSHOT])
+    func givenABusyStatement_whenRead_thenItIsLeftToThePoolAndTheConnectionGivenBack(_ code: ResultCode) throws {
+        let connections = connections(try database())
+        #expect(try connections.readIfFree { _ in throw DatabaseError(resultCode: code) } == nil)
+        #expect(try connections.readIfFree(count) == 0)
+    }
+
+    @Test func givenAReadThatWouldBeSlow_whenItSaysSo_thenItIsLeftToThePoolAndTheConnectionGivenBack() throws {
+        let connections = connections(try database())
+        #expect(try connections.readIfFree { _ in throw SQLiteReadConnections.LeaveToPool() } == nil)
         #expect(try connections.readIfFree(count) == 0)
     }
 
     @Test func givenAReadThatThrows_whenReadAgain_thenTheConnectionWasGivenBack() throws {
         struct Refused: Error {}
-        let (path, _) = try database()
-        let connections = try SQLiteReadConnections(path: path, configuration: Configuration(), count: 1)
+        let connections = connections(try database())
         #expect(throws: Refused.self) { try connections.readIfFree { _ in throw Refused() } }
         #expect(try connections.readIfFree(count) == 0)
+    }
+
+    @Test func givenClosedConnections_whenRead_thenItIsLeftToThePool() throws {
+        let connections = connections(try database())
+        #expect(try connections.readIfFree(count) == 0)
+        connections.close()
+        #expect(try connections.readIfFree(count) == nil)
+    }
+
+    @Test func givenAStoreThatWroteAndReadOnItsOwnConnections_whenClosed_thenItsWALIsFoldedInAndRemoved() async throws {
+        let path = AnimalFixtures.temporaryDatabasePath()
+        do {
+            let store = try SQLiteAnimalStore(path: path)
+            try await store.insert([try AnimalFixtures.animal("a", lat: 52.23, lon: 21.01)])
+            #expect(try await store.count() == 1)
+            #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        }
+        // Only the last connection to close checkpoints and removes the WAL, and only a writer can.
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        let reopened = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        #expect(try await reopened.read { db in try Int.fetchOne(db, sql: "SELECT pets FROM pet_stats") } == 1)
+    }
+
+    @Test func givenAnIndexBuilt_whenThePetsChange_thenItIsNoLongerCurrentUntilCaughtUp() async throws {
+        let path = AnimalFixtures.temporaryDatabasePath()
+        let store = try SQLiteAnimalStore(path: path)
+        try await store.insert([try AnimalFixtures.animal("a", lat: 52.23, lon: 21.01)])
+        let database = try DatabaseQueue(path: path)
+        let cache = PositionIndexCache()
+        func read<T>(_ body: (Database) throws -> T) throws -> T { try database.read(body) }
+        #expect(try read { try cache.current(in: $0) } == nil)
+        _ = try read { try cache.index(in: $0) }
+        #expect(try read { try cache.current(in: $0) }?.count == 1)
+        try await store.insert([try AnimalFixtures.animal("b", lat: 52.24, lon: 21.01)])
+        // A quick read would now have to catch up: it is left to the pool, which does.
+        #expect(try read { try cache.current(in: $0) } == nil)
+        _ = try read { try cache.index(in: $0) }
+        #expect(try read { try cache.current(in: $0) }?.count == 2)
     }
 }
