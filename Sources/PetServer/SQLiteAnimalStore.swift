@@ -64,13 +64,19 @@ public struct SQLiteAnimalStore: AnimalStore {
         deinit { readers.close() }
     }
 
-    /// `body` in a read transaction: on this thread when one of the store's own connections is free,
-    /// `quick` then true; else through the pool, `quick` false. A body that would be slow with `quick`
-    /// throws ``SQLiteReadConnections/LeaveToPool`` and runs again through the pool.
-    private func read<T: Sendable>(_ body: @Sendable (_ db: Database, _ quick: Bool) throws -> T) async throws -> T {
-        if let value = try connections.readers.readIfFree({ try body($0, true) }) { return value }
+    /// `body` in a read transaction: on this thread when `quickAllowed` and one of the store's own
+    /// connections is free, `quick` then true; else through the pool, `quick` false. A body that finds
+    /// it would be slow with `quick` throws ``SQLiteReadConnections/LeaveToPool`` and runs again
+    /// through the pool.
+    private func read<T: Sendable>(
+        quickAllowed: Bool = true, _ body: @Sendable (_ db: Database, _ quick: Bool) throws -> T
+    ) async throws -> T {
+        if quickAllowed, let value = try connections.readers.readIfFree({ try body($0, true) }) { return value }
         return try await pool.read { try body($0, false) }
     }
+
+    /// How many reads ran on the calling thread (for tests: which reads the pool was left).
+    var quickReads: Int { connections.readers.reads }
 
     /// Runs `body` holding an exclusive `flock` on `<path>.lock`, which is created if needed.
     private static func whileHoldingOpenLock<T>(path: String, _ body: () throws -> T) throws -> T {
@@ -247,20 +253,18 @@ public struct SQLiteAnimalStore: AnimalStore {
 
     public func snapshot(matching query: AnimalQuery) async throws -> AnimalSnapshot {
         // One read transaction: the version, the count and the page are of one state of the file.
-        try await read { [positions] db, quick in
-            // On a request's own thread only what is cheap: not a deep page, not a filter checked row
-            // by row along the table, not an index to catch up or build (a second or two for a million pets).
+        // On a request's own thread no deep page, no filter checked row by row along the table, no
+        // index to catch up or build (a second or two for a million pets): they hold it for long.
+        let quickAllowed = query.offset <= Self.quickOffsetLimit && (query.center != nil || query.filter.keepsAll)
+        return try await read(quickAllowed: quickAllowed) { [positions] db, quick in
             func index() throws -> PositionIndex {
                 guard quick else { return try positions.index(in: db) }
                 guard let index = try positions.current(in: db) else { throw SQLiteReadConnections.LeaveToPool() }
                 return index
             }
-            if quick, query.offset > Self.quickOffsetLimit || (query.center == nil && !query.filter.keepsAll) {
-                throw SQLiteReadConnections.LeaveToPool()
-            }
             let version = try Int.fetchOne(db.cachedStatement(sql: "SELECT version FROM pet_stats")) ?? 0
             let page = if let center = query.center {
-                try Self.nearby(db, center: center, query: query, index: index())
+                try Self.nearby(db, center: center, query: query, index: index(), quick: quick)
             } else if query.filter.keepsAll {
                 try Self.newest(db, query: query, totalCount: Self.count(db))
             } else {
@@ -271,8 +275,8 @@ public struct SQLiteAnimalStore: AnimalStore {
         }
     }
 
-    /// The deepest page offset read on a request's own thread: past it, skipping rows costs more
-    /// than the hops to the pool's threads.
+    /// The deepest page offset read on a request's own thread: skipping rows up to it takes a
+    /// fraction of a millisecond; deeper pages would hold the thread longer.
     static let quickOffsetLimit = 1_000
 
     public func insert(_ animals: [Animal]) async throws {
@@ -452,13 +456,18 @@ public struct SQLiteAnimalStore: AnimalStore {
 /// the filter keeps and names those that can make the page (nearest or newest) with their exact
 /// distances; only their rows are read, and ties are broken by id.
 extension SQLiteAnimalStore {
-    private static func nearby(_ db: Database, center: GeoCoordinate, query: AnimalQuery, index: PositionIndex) throws -> AnimalPage {
+    private static func nearby(
+        _ db: Database, center: GeoCoordinate, query: AnimalQuery, index: PositionIndex, quick: Bool
+    ) throws -> AnimalPage {
         let (needed, overflow) = query.offset.addingReportingOverflow(query.limit)
         let nearest = index.nearest(
             center: center, radiusKm: query.radiusKm, mask: query.filter.traitMask, order: query.ordering,
             offset: query.offset, needed: overflow ? .max : needed
         )
         guard query.offset < nearest.totalCount else { return AnimalPage(animals: [], totalCount: nearest.totalCount) }
+        // Pets tied with the page's last (one shelter's coordinates, times of one day) are all read to
+        // break the tie by id: on a request's own thread only as many as a page or two.
+        if quick, nearest.leading.count > 2 * needed + 64 { throw SQLiteReadConnections.LeaveToPool() }
         let distances = Dictionary(uniqueKeysWithValues: nearest.leading.map { ($0.key, $0.distanceKm) })
         func rows(_ keys: [Int64]) throws -> [Int64: (animal: Animal, publishedAt: Double)] {
             let sql = "SELECT \(columns), seq FROM pet WHERE seq IN (\(databaseQuestionMarks(count: keys.count)))"

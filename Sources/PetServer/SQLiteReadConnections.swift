@@ -13,8 +13,8 @@ import Synchronization
 /// does, and when async reads hold every reader while their release needs a cooperative thread, every
 /// cooperative thread waits and the process stops. Here a connection is taken only if free, under a
 /// lock held for the take alone. And a slow read on those threads stalls every request behind it
-/// (`/health` too) where the pool's threads would not: callers send work of unbounded cost, such as
-/// building the position index, to the pool.
+/// (`/health` too) where the pool's threads would not: callers send the work they know to be long,
+/// such as building the position index or reading a deep page, to the pool.
 ///
 /// Connections open when first needed (a store that only writes opens none), up to `limit`.
 final class SQLiteReadConnections: Sendable {
@@ -25,6 +25,7 @@ final class SQLiteReadConnections: Sendable {
         var free: [DatabaseQueue] = []
         var opened = 0
         var closed = false
+        var reads = 0
     }
 
     private let path: String
@@ -48,9 +49,12 @@ final class SQLiteReadConnections: Sendable {
     /// ``LeaveToPool`` (`body` may then have run in part, in a transaction that was rolled back).
     func readIfFree<T>(_ body: (Database) throws -> T) throws -> T? {
         guard let connection = take() else { return nil }
-        defer { giveBack(connection) }
+        var done = false
+        defer { giveBack(connection, afterRead: done) }
         do {
-            return try connection.read(body)
+            let value = try connection.read(body)
+            done = true
+            return value
         } catch is LeaveToPool {
             return nil
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
@@ -58,8 +62,12 @@ final class SQLiteReadConnections: Sendable {
         }
     }
 
+    /// How many reads ran to the end on these connections.
+    var reads: Int { slots.withLock { $0.reads } }
+
     /// Closes every connection; one in use closes when given back. The pool's writer must close after
-    /// them: only the last connection to a file checkpoints its WAL and removes it, and these cannot.
+    /// them (so after any read in progress here): only the last connection to a file checkpoints its
+    /// WAL and removes it, and these cannot.
     func close() {
         let idle = slots.withLock { slots in
             slots.closed = true
@@ -84,18 +92,23 @@ final class SQLiteReadConnections: Sendable {
         case .none:
             return nil
         case .open:
-            // Opened outside the lock (it reads the file). One that fails (busy, say) frees its place.
+            // Opened outside the lock (it reads the file). One that is busy frees its place for a later
+            // try; one that fails otherwise (a file that cannot be opened read-only) keeps it, so that it
+            // is not tried again on every request: the pool reads instead.
             do {
                 return try DatabaseQueue(path: path, configuration: configuration)
-            } catch {
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
                 slots.withLock { $0.opened -= 1 }
+                return nil
+            } catch {
                 return nil
             }
         }
     }
 
-    private func giveBack(_ connection: DatabaseQueue) {
+    private func giveBack(_ connection: DatabaseQueue, afterRead done: Bool) {
         let closed = slots.withLock { slots in
+            if done { slots.reads += 1 }
             if !slots.closed { slots.free.append(connection) }
             return slots.closed
         }

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import PetAPI
+import PetSpotDomain
 import Testing
 
 @testable import PetServer
@@ -42,23 +44,32 @@ import Testing
         #expect(try connections.readIfFree(count) == 1)
     }
 
-    @Test func givenTheFileLockedByAnotherConnection_whenRead_thenItIsLeftToThePoolAtOnce() throws {
-        let path = try database()
-        let connections = connections(path)
-        // In exclusive locking mode a connection keeps every other one out of a WAL file once it wrote.
+    /// Locks the file as another process can: in exclusive locking mode a connection keeps every
+    /// other one out of a WAL file once it wrote. Returns the unlock.
+    private func lock(_ path: String) throws -> () throws -> Void {
         let locker = try DatabaseQueue(path: path)
         try locker.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
             try db.execute(sql: "UPDATE pet_stats SET version = version")
         }
+        return {
+            try locker.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA locking_mode = NORMAL")
+                _ = try Int.fetchOne(db, sql: "SELECT pets FROM pet_stats")  // the lock goes at the next access
+            }
+        }
+    }
+
+    @Test func givenTheFileLockedByAnotherConnection_whenRead_thenItIsLeftToThePoolAtOnce() throws {
+        let path = try database()
+        let connections = connections(path)
+        // Opening the connection meets the lock (a connection open before would have kept the locker out).
+        let unlock = try lock(path)
         let started = ContinuousClock.now
         #expect(try connections.readIfFree(count) == nil)
         // A busy handler would have waited for the lock; this gives up at once (bound generous for CI).
         #expect(ContinuousClock.now - started < .seconds(5))
-        try locker.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA locking_mode = NORMAL")
-            _ = try Int.fetchOne(db, sql: "SELECT pets FROM pet_stats")  // the lock goes at the next access
-        }
+        try unlock()
         #expect(try connections.readIfFree(count) == 0)
     }
 
@@ -82,6 +93,17 @@ import Testing
         #expect(try connections.readIfFree(count) == 0)
     }
 
+    @Test func givenConnectionsClosedDuringARead_whenTheReadEnds_thenItsConnectionClosesToo() throws {
+        let connections = connections(try database())
+        let during = try connections.readIfFree { db in
+            connections.close()
+            return try count(db)
+        }
+        #expect(during == 0)
+        #expect(try connections.readIfFree(count) == nil)
+        #expect(connections.reads == 1)
+    }
+
     @Test func givenClosedConnections_whenRead_thenItIsLeftToThePool() throws {
         let connections = connections(try database())
         #expect(try connections.readIfFree(count) == 0)
@@ -95,6 +117,7 @@ import Testing
             let store = try SQLiteAnimalStore(path: path)
             try await store.insert([try AnimalFixtures.animal("a", lat: 52.23, lon: 21.01)])
             #expect(try await store.count() == 1)
+            #expect(store.quickReads == 1)
             #expect(FileManager.default.fileExists(atPath: path + "-wal"))
         }
         // Only the last connection to close checkpoints and removes the WAL, and only a writer can.
@@ -118,5 +141,38 @@ import Testing
         #expect(try read { try cache.current(in: $0) } == nil)
         _ = try read { try cache.index(in: $0) }
         #expect(try read { try cache.current(in: $0) }?.count == 2)
+    }
+
+    @Test func givenAStore_whenPagesFiltersAndNearbyQueriesAreAsked_thenOnlyCheapReadsRunOnTheCallingThread() async throws {
+        let store = try await AnimalFixtures.sqliteStore([
+            try AnimalFixtures.animal("a", lat: 52.23, lon: 21.01), try AnimalFixtures.animal("b", lat: 52.24, lon: 21.01),
+        ])
+        func ranHere(_ query: AnimalQuery) async throws -> Bool {
+            let before = store.quickReads
+            _ = try await store.snapshot(matching: query)
+            return store.quickReads > before
+        }
+        let warsaw = try GeoCoordinate(latitude: 52.23, longitude: 21.01)
+        #expect(try await ranHere(AnimalQuery()))
+        #expect(try await ranHere(AnimalQuery(limit: 1, page: 1001)))  // offset 1,000
+        #expect(try await !ranHere(AnimalQuery(limit: 1, page: 1002)))
+        // The index is built, then caught up, by the pool; then read where the request runs.
+        #expect(try await !ranHere(AnimalQuery(center: warsaw)))
+        #expect(try await ranHere(AnimalQuery(center: warsaw)))
+        #expect(try await ranHere(AnimalQuery(center: warsaw, filter: AnimalFilter(species: [.dog]))))
+        #expect(try await !ranHere(AnimalQuery(filter: AnimalFilter(species: [.dog]))))
+        try await store.insert([try AnimalFixtures.animal("c", lat: 52.25, lon: 21.01)])
+        #expect(try await !ranHere(AnimalQuery(center: warsaw)))
+        #expect(try await ranHere(AnimalQuery(center: warsaw)))
+    }
+
+    @Test func givenManyPetsTiedAtOnePlace_whenANearbyPageIsAsked_thenThePoolReadsTheTies() async throws {
+        let store = try await AnimalFixtures.sqliteStore(try (0..<100).map { try AnimalFixtures.animal("tied-\($0)", lat: 52.23, lon: 21.01) })
+        let query = AnimalQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01), limit: 5)
+        _ = try await store.snapshot(matching: query)  // builds the index
+        let before = store.quickReads
+        let page = try await store.snapshot(matching: query).page
+        #expect(store.quickReads == before)
+        #expect(page.animals.map(\.id) == ["tied-0", "tied-1", "tied-10", "tied-11", "tied-12"])
     }
 }
