@@ -75,7 +75,7 @@ public struct SQLiteAnimalStore: AnimalStore {
         return try await pool.read { try body($0, false) }
     }
 
-    /// How many reads ran on the calling thread (for tests: which reads the pool was left).
+    /// How many reads ran on the calling thread (for tests: which reads were left to the pool).
     var quickReads: Int { connections.readers.reads }
 
     /// Runs `body` holding an exclusive `flock` on `<path>.lock`, which is created if needed.

@@ -78,18 +78,18 @@ final class SQLiteReadConnections: Sendable {
     }
 
     private func take() -> DatabaseQueue? {
-        enum Taken { case connection(DatabaseQueue), open, none }
+        enum Taken { case connection(DatabaseQueue), open, noneFree }
         let taken = slots.withLock { slots -> Taken in
-            guard !slots.closed else { return .none }
+            guard !slots.closed else { return .noneFree }
             if let connection = slots.free.popLast() { return .connection(connection) }
-            guard slots.opened < limit else { return .none }
+            guard slots.opened < limit else { return .noneFree }
             slots.opened += 1
             return .open
         }
         switch taken {
         case .connection(let connection):
             return connection
-        case .none:
+        case .noneFree:
             return nil
         case .open:
             // Opened outside the lock (it reads the file). One that is busy frees its place for a later
