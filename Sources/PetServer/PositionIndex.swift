@@ -506,11 +506,16 @@ final class PositionIndexCache: Sendable {
     /// The index held when it is of `db`'s snapshot, without catching up or building: else `nil`.
     func current(in db: Database) throws -> PositionIndex? {
         let (pets, version) = try Self.stats(db)
-        return latest.withLock { $0 }.flatMap { $0.version == version && $0.count == pets ? $0 : nil }
+        return current(pets: pets, version: version)
+    }
+
+    /// The index held when it is of the snapshot whose ``stats(_:)`` are `pets` and `version`.
+    func current(pets: Int, version: Int) -> PositionIndex? {
+        latest.withLock { $0 }.flatMap { $0.version == version && $0.count == pets ? $0 : nil }
     }
 
     /// The maintained count of pets and the data version.
-    private static func stats(_ db: Database) throws -> (pets: Int, version: Int) {
+    static func stats(_ db: Database) throws -> (pets: Int, version: Int) {
         let stats = try Row.fetchOne(db.cachedStatement(sql: "SELECT pets, version FROM pet_stats"))
         return (stats?[0] ?? 0, stats?[1] ?? 0)
     }

@@ -257,16 +257,16 @@ public struct SQLiteAnimalStore: AnimalStore {
         // index to catch up or build (a second or two for a million pets): they hold it for long.
         let quickAllowed = query.offset <= Self.quickOffsetLimit && (query.center != nil || query.filter.keepsAll)
         return try await read(quickAllowed: quickAllowed) { [positions] db, quick in
+            let (pets, version) = try PositionIndexCache.stats(db)
             func index() throws -> PositionIndex {
                 guard quick else { return try positions.index(in: db) }
-                guard let index = try positions.current(in: db) else { throw SQLiteReadConnections.LeaveToPool() }
+                guard let index = positions.current(pets: pets, version: version) else { throw SQLiteReadConnections.LeaveToPool() }
                 return index
             }
-            let version = try Int.fetchOne(db.cachedStatement(sql: "SELECT version FROM pet_stats")) ?? 0
             let page = if let center = query.center {
                 try Self.nearby(db, center: center, query: query, index: index(), quick: quick)
             } else if query.filter.keepsAll {
-                try Self.newest(db, query: query, totalCount: Self.count(db))
+                try Self.newest(db, query: query, totalCount: pets)
             } else {
                 // Counted by the index's tally per species, sex and age band, not by reading the table.
                 try Self.newest(db, query: query, totalCount: index().count(mask: query.filter.traitMask))
