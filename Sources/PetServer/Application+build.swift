@@ -23,7 +23,9 @@ public func buildApplication(
     switch database {
     case .sqlite(let path):
         store = try SQLiteAnimalStore(path: path)
-    case .postgres(let postgres):
+    case .postgres(var postgres):
+        // One documented interval: the replica's copy follows the database as often as the data version.
+        if postgres.replicaLag == nil, postgres.positionIndex { postgres.replicaLag = configuration.dataVersionInterval }
         let opened = try await PostgresAnimalStore(migrating: postgres, logger: logger)
         store = opened
         services.append(opened.client)

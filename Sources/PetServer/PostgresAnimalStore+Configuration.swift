@@ -38,6 +38,15 @@ extension PostgresAnimalStore {
         /// 64 bytes a pet) and answers nearby queries with it, or asks PostGIS each time (the
         /// `position_index` query item, `on` or `off`).
         public var positionIndex: Bool
+        /// How long this replica may answer from its copy of every listed pet in memory (the position
+        /// index with the rows, ``ReplicaCopy``) without asking the database whether anything changed:
+        /// a change is seen within this interval of its commit, and at once by the replica that wrote
+        /// it. Zero: every read asks the database. Nil (no `replica_lag_ms` query item): the server's
+        /// `--data-version-interval-ms`, zero for a store used as a library. Needs the position index.
+        public var replicaLag: Duration?
+        /// The longest `replica_lag_ms` taken: clients accept a minute of staleness already
+        /// (`Cache-Control: max-age=60`).
+        public static let maximumReplicaLag = Duration.seconds(60)
         /// How many entries of the position log a write keeps (tests make it small).
         var keptLogEntries = 100_000
         /// How long work whose caller gave up may keep its connection before the connection is closed;
@@ -99,9 +108,18 @@ extension PostgresAnimalStore {
                 case "position_index":
                     guard let on = ["on": true, "off": false][value] else { throw invalid("position_index must be on or off") }
                     positionIndex = on
+                case "replica_lag_ms":
+                    let most = Int(Self.maximumReplicaLag.wholeMilliseconds)
+                    guard let milliseconds = Int(value), (0...most).contains(milliseconds) else {
+                        throw invalid("replica_lag_ms must be a whole number of milliseconds between 0 and \(most)")
+                    }
+                    replicaLag = .milliseconds(milliseconds)
                 default:
-                    throw invalid("unknown parameter \"\(item.name)\" (known: sslmode, schema, pool_size, position_index)")
+                    throw invalid("unknown parameter \"\(item.name)\" (known: sslmode, schema, pool_size, position_index, replica_lag_ms)")
                 }
+            }
+            if let replicaLag, replicaLag > .zero, !positionIndex {
+                throw invalid("replica_lag_ms needs position_index=on: the copy in memory is the position index with the rows")
             }
         }
 

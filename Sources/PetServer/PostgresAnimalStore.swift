@@ -36,14 +36,17 @@ public struct PostgresAnimalStore: AnimalStore {
     /// The schema-qualified log of position changes (migration 7).
     private var logTable: String { "\"\(configuration.schema)\".pet_log" }
 
-    private static let columns =
+    static let columns =
         "id, name, species, breed, sex, age_months, description, photo_url, shelter_name, shelter_city, lat, lon, published_at"
 
     /// Connects once to check the server and PostGIS, creates or upgrades the table, and prepares the pool
     /// (which connects once its ``client`` runs).
     /// - Throws: ``PostgresAnimalStoreError`` saying whether the server is unreachable, refused the session,
     ///   lacks PostGIS, or the migration failed.
-    init(migrating configuration: Configuration, logger: Logger = PetServerConfiguration.logger()) async throws {
+    init(
+        migrating configuration: Configuration, logger: Logger = PetServerConfiguration.logger(),
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) async throws {
         var quiet = logger
         // postgres-nio logs query bindings (which may be someone's coordinates) below this level.
         quiet.logLevel = max(logger.logLevel, .notice)
@@ -55,7 +58,9 @@ public struct PostgresAnimalStore: AnimalStore {
             ? PostgresPositionIndex(
                 table: "\"\(configuration.schema)\".pet", log: "\"\(configuration.schema)\".pet_log", logger: quiet,
                 // A build inside a request is bounded by the operation timeout; past twice that it is stuck.
-                lease: configuration.operationTimeout * 2
+                lease: configuration.operationTimeout * 2,
+                lag: configuration.replicaLag ?? .zero,
+                now: now
             )
             : nil
     }
@@ -67,7 +72,17 @@ public struct PostgresAnimalStore: AnimalStore {
         logger: Logger = PetServerConfiguration.logger(),
         _ body: (PostgresAnimalStore) async throws -> Result
     ) async throws -> Result {
-        let store = try await PostgresAnimalStore(migrating: configuration, logger: logger)
+        try await withStore(configuration, logger: logger, now: { ContinuousClock.now }, body)
+    }
+
+    /// ``withStore(_:logger:_:)`` with the clock the replica's copy is confirmed by (tests move it by hand).
+    static func withStore<Result: Sendable>(
+        _ configuration: Configuration,
+        logger: Logger = PetServerConfiguration.logger(),
+        now: @escaping @Sendable () -> ContinuousClock.Instant,
+        _ body: (PostgresAnimalStore) async throws -> Result
+    ) async throws -> Result {
+        let store = try await PostgresAnimalStore(migrating: configuration, logger: logger, now: now)
         return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
             group.addTask { await store.client.run() }
             defer { group.cancelAll() }
@@ -123,6 +138,8 @@ public struct PostgresAnimalStore: AnimalStore {
                 withdrawn.append((id, why))
             }
         }
+        // Also when it fails: a write whose answer was lost may have committed.
+        defer { positions?.noteOwnWrite() }
         return try await withConnection(timeoutAfterLease: false) { [listed, withdrawn] connection in
             try await Self.transaction(on: connection, logger: logger) {
                 // One import at a time: the statistics row, which every trigger updates first, held to the end.
@@ -233,27 +250,37 @@ public struct PostgresAnimalStore: AnimalStore {
     }
 
     public func snapshot(matching query: AnimalQuery) async throws -> AnimalSnapshot {
-        try await withConnection { connection in
+        // The replica's copy, confirmed within `replica_lag_ms`: no database round trip at all.
+        if let copy = positions?.fresh() { return copy.snapshot(matching: query) }
+        return try await withConnection { connection in
             // Most answers take one statement, which is one snapshot and one round trip: the listing,
             // and a nearby page ranked by the index as it is, when the statement finds the database
-            // still at the index's version.
-            if query.center == nil, query.filter.keepsAll || positions == nil {
+            // still at the index's version. A replica that keeps a copy takes the transaction below
+            // for its listings too: it confirms the copy for the next ones.
+            if query.center == nil, positions.map({ query.filter.keepsAll && !$0.keepsRows }) ?? true {
                 return try await newest(on: connection, query: query, filteredCount: nil)
             }
-            if let center = query.center, let held = positions?.latest,
-               let answer = try await nearby(inOneStatementWith: held, on: connection, center: center, query: query) {
-                return answer
+            if let center = query.center, let positions, let held = positions.latest {
+                let began = positions.now()
+                if let answer = try await nearby(inOneStatementWith: held, on: connection, center: center, query: query) {
+                    positions.confirm(held, readBegan: began)
+                    return answer
+                }
             }
             // Otherwise one repeatable-read transaction: the version, then the index at that version
             // (caught up from the log), the count and the page (REPEATABLE READ takes the snapshot at
             // the first statement: the version's).
+            let began = positions?.now() ?? ContinuousClock.now
             return try await Self.transaction(on: connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger) {
                 // Before the snapshot is taken: TRUNCATE is not MVCC-safe, and one committed after the
                 // snapshot but before `pet` is first read would show an empty table under the old version.
                 try await connection.query("LOCK TABLE \(unescaped: table) IN ACCESS SHARE MODE", logger: logger)
                 let stats = try await stats(on: connection)
-                let index = try await positions?.index(at: stats, on: connection)
-                switch (query.center, index) {
+                let held = try await positions?.index(at: stats, on: connection, readBegan: began)
+                if let held, let rows = held.rows {
+                    return ReplicaCopy(index: held.index, rows: rows).snapshot(matching: query)
+                }
+                switch (query.center, held?.index) {
                 case let (center?, index?):
                     return AnimalSnapshot(page: try await nearby(on: connection, center: center, query: query, index: index), dataVersion: stats.version)
                 case let (center?, nil):
@@ -271,8 +298,9 @@ public struct PostgresAnimalStore: AnimalStore {
     public func preparePositionIndex() async throws {
         guard let positions else { return }
         try await withConnection { connection in
+            let began = positions.now()
             try await Self.transaction(on: connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger) {
-                _ = try await positions.index(at: stats(on: connection), on: connection)
+                _ = try await positions.index(at: stats(on: connection), on: connection, readBegan: began)
             }
         }
     }
@@ -282,6 +310,8 @@ public struct PostgresAnimalStore: AnimalStore {
     public var positionIndexBuilds: Int { positions?.fullBuilds ?? 0 }
     /// How many reads the position index left to PostGIS while it was busy (or of an older snapshot).
     var positionIndexFallbacks: Int { positions?.answersFromDatabase ?? 0 }
+    /// How many reads the replica's copy answered from memory, without the database: for tests.
+    var memoryAnswers: Int { positions?.memoryAnswers ?? 0 }
 
     /// The statistics row as the caller's transaction sees it.
     private func stats(on connection: PostgresConnection) async throws -> PostgresPositionIndex.Stats {
@@ -444,7 +474,7 @@ public struct PostgresAnimalStore: AnimalStore {
 
     /// Reads an animal from a row that starts with ``columns``, column by column: decoding the row as
     /// one tuple of thirteen types took about a fifth of a listing's time in the server.
-    private static func animal(from columns: PostgresRandomAccessRow, distanceKm: Double?) throws -> Animal {
+    static func animal(from columns: PostgresRandomAccessRow, distanceKm: Double?) throws -> Animal {
         func text(_ index: Int) throws -> String { try columns[index].decode(String.self) }
         func number(_ index: Int) throws -> Double { try columns[index].decode(Double.self) }
         return try AnimalDTO(
@@ -535,6 +565,7 @@ extension PostgresAnimalStore {
     public func insert<Animals: Sequence & Sendable>(
         streaming animals: Animals, skippingExistingIDs: Bool = false
     ) async throws -> Int where Animals.Element == Animal {
+        defer { positions?.noteOwnWrite() }
         let added = try await withConnection(timeoutAfterLease: false) { connection in
             try await Self.transaction(on: connection, logger: logger) {
                 var added = 0

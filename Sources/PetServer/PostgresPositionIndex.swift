@@ -40,6 +40,15 @@ final class PostgresPositionIndex: Sendable {
 
     struct State {
         var latest: PositionIndex?
+        /// The rows of `latest`'s pets, when the index keeps rows.
+        var rows: PetRows?
+        /// The start of the latest read whose snapshot showed the database at `latest`'s state: every
+        /// commit before it is in `latest`.
+        var confirmedAt: ContinuousClock.Instant?
+        /// When this replica's own last write ended: a confirmation must be later, so that a replica
+        /// reads its own writes.
+        var ownWriteEndedAt: ContinuousClock.Instant?
+        var memoryAnswers = 0
         /// The read building or catching up, and until when the others leave it the work.
         var busy: (work: Int, until: ContinuousClock.Instant)?
         var works = 0
@@ -56,18 +65,55 @@ final class PostgresPositionIndex: Sendable {
     /// at its deadline, the query goes on), and would otherwise keep every later read on PostGIS
     /// until the connection died.
     private let lease: Duration
-    private let now: @Sendable () -> ContinuousClock.Instant
+    let now: @Sendable () -> ContinuousClock.Instant
+    /// How long a confirmed copy answers without the database (``fresh()``); zero: never, and no rows
+    /// are kept.
+    let lag: Duration
+    var keepsRows: Bool { lag > .zero }
 
     init(
-        table: String, log: String, logger: Logger, lease: Duration,
+        table: String, log: String, logger: Logger, lease: Duration, lag: Duration = .zero,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
         self.table = table
         self.log = log
         self.logger = logger
         self.lease = lease
+        self.lag = lag
         self.now = now
     }
+
+    /// The copy to answer from without asking the database: the index with its rows, confirmed by a
+    /// read that began less than ``lag`` ago and after this replica's last own write. Nil otherwise
+    /// (never confirmed yet, as at start; not confirmed lately, as while the database is down).
+    func fresh() -> ReplicaCopy? {
+        guard keepsRows else { return nil }
+        let now = now()
+        return state.withLock { state in
+            guard let latest = state.latest, let rows = state.rows, let confirmed = state.confirmedAt,
+                  now < confirmed.advanced(by: lag), state.ownWriteEndedAt.map({ $0 < confirmed }) ?? true else { return nil }
+            state.memoryAnswers += 1
+            return ReplicaCopy(index: latest, rows: rows)
+        }
+    }
+
+    /// A read that began at `readBegan` saw the database at `index`'s state.
+    func confirm(_ index: PositionIndex, readBegan: ContinuousClock.Instant) {
+        state.withLock { state in
+            guard let latest = state.latest, latest.version == index.version, latest.lastChange == index.lastChange,
+                  state.confirmedAt.map({ $0 < readBegan }) ?? true else { return }
+            state.confirmedAt = readBegan
+        }
+    }
+
+    /// This replica wrote (or tried to): the copy answers again only once a later read confirms it.
+    func noteOwnWrite() {
+        let now = now()
+        state.withLock { $0.ownWriteEndedAt = now }
+    }
+
+    /// How many reads the copy answered from memory: for tests.
+    var memoryAnswers: Int { state.withLock { $0.memoryAnswers } }
 
     /// The index as the last read left it, whatever version the database is at now.
     var latest: PositionIndex? { state.withLock { $0.latest } }
@@ -86,6 +132,8 @@ final class PostgresPositionIndex: Sendable {
             guard state.busy == nil, let latest = state.latest, latest.version == index.version,
                   latest.lastChange == index.lastChange else { return }
             state.latest = nil
+            state.rows = nil
+            state.confirmedAt = nil
         }
     }
 
@@ -94,26 +142,42 @@ final class PostgresPositionIndex: Sendable {
         index.version == stats.version && index.lastChange == stats.lastLogID
     }
 
-    /// The index at `stats.version`, read on `connection` inside the caller's repeatable-read
-    /// transaction (the one `stats` was read in); nil when the caller must answer from the database.
-    func index(at stats: Stats, on connection: PostgresConnection) async throws -> PositionIndex? {
-        let (plan, work) = state.withLock { Self.plan(&$0, at: stats, now: now(), lease: lease) }
-        let held: PositionIndex?
+    /// The index at `stats.version` (with its rows when it keeps them), read on `connection` inside
+    /// the caller's repeatable-read transaction (the one `stats` was read in, begun at `readBegan`);
+    /// nil when the caller must answer from the database.
+    func index(
+        at stats: Stats, on connection: PostgresConnection, readBegan: ContinuousClock.Instant
+    ) async throws -> (index: PositionIndex, rows: PetRows?)? {
+        // The rows are taken in the same step as the plan: they are of the very index it names, which
+        // another read may replace right after.
+        let (plan, work, rowsOfLatest) = state.withLock { state in
+            let (plan, work) = Self.plan(&state, at: stats, now: now(), lease: lease)
+            return (plan, work, state.rows)
+        }
+        let held: (index: PositionIndex, rows: PetRows?)?
         switch plan {
-        case .use(let latest): return latest
+        case .use(let latest):
+            confirm(latest, readBegan: readBegan)
+            return (latest, rowsOfLatest)
         case .answerFromDatabase: return nil
-        case .catchUp(let latest): held = latest
+        case .catchUp(let latest): held = (latest, rowsOfLatest)
         case .build: held = nil
         }
         do {
-            var index: PositionIndex
-            if var caughtUp = held,
-               try await applyLog(after: caughtUp.version, to: &caughtUp, checking: caughtUp.version > stats.logStartsAfter, on: connection),
+            var made: (index: PositionIndex, rows: PetRows?)?
+            if var caughtUp = held?.index,
+               let touched = try await applyLog(after: caughtUp.version, to: &caughtUp, checking: caughtUp.version > stats.logStartsAfter, on: connection),
                caughtUp.count == stats.pets {
-                index = caughtUp
-            } else {
-                index = try await build(stats, on: connection)
+                if !keepsRows {
+                    made = (caughtUp, nil)
+                } else if var rows = held?.rows, let fetched = try await self.rows(touched.listed, on: connection) {
+                    rows.replace(touched.changed, with: fetched)
+                    if rows.count == stats.pets { made = (caughtUp, rows) }
+                }
             }
+            var index: PositionIndex
+            let rows: PetRows?
+            if let made { (index, rows) = made } else { (index, rows) = try await build(stats, on: connection) }
             index.restoreTimeOrder()
             index.version = stats.version
             index.lastChange = stats.lastLogID
@@ -126,8 +190,10 @@ final class PostgresPositionIndex: Sendable {
                 guard state.busy?.work == work else { return }
                 state.busy = nil
                 state.latest = kept
+                state.rows = rows
+                state.confirmedAt = readBegan
             }
-            return index
+            return (index, rows)
         } catch {
             state.withLock { state in
                 if state.busy?.work == work { state.busy = nil }
@@ -159,37 +225,80 @@ final class PostgresPositionIndex: Sendable {
         return (.build, state.works)
     }
 
-    /// Every row's position, read in the caller's snapshot.
-    private func build(_ stats: Stats, on connection: PostgresConnection) async throws -> PositionIndex {
+    /// Every row's position (and whole row, when the index keeps rows), read in the caller's snapshot.
+    private func build(_ stats: Stats, on connection: PostgresConnection) async throws -> (PositionIndex, PetRows?) {
         state.withLock { $0.fullBuilds += 1 }
         var index = PositionIndex(version: stats.version)
-        let rows = try await connection.query(
-            "SELECT seq, lat, lon, published_at, \(unescaped: AnimalFilter.traitsSQL) FROM \(unescaped: table)", logger: logger
-        )
-        for try await (seq, lat, lon, publishedAt, traits) in rows.decode((Int64, Double, Double, Double, Int).self) {
-            index.add(seq: seq, lat: lat, lon: lon, publishedAt: publishedAt, traits: UInt8(clamping: traits))
+        var rows: PetRows?
+        if keepsRows, let pets = try await self.rows(nil, on: connection) {
+            for pet in pets {
+                index.add(seq: pet.seq, lat: pet.animal.location.latitude, lon: pet.animal.location.longitude,
+                          publishedAt: pet.publishedAt, traits: pet.traits)
+            }
+            rows = PetRows(pets)
+        } else {
+            let rows = try await connection.query(
+                "SELECT seq, lat, lon, published_at, \(unescaped: AnimalFilter.traitsSQL) FROM \(unescaped: table)", logger: logger
+            )
+            for try await (seq, lat, lon, publishedAt, traits) in rows.decode((Int64, Double, Double, Double, Int).self) {
+                index.add(seq: seq, lat: lat, lon: lon, publishedAt: publishedAt, traits: UInt8(clamping: traits))
+            }
         }
         if index.count != stats.pets {
             logger.warning("pet_stats disagrees with the pet table", metadata: ["counted": "\(stats.pets)", "rows": "\(index.count)"])
         }
-        return index
+        return (index, rows)
     }
 
-    /// Replays the log entries after `version` that the snapshot shows; false when one names a
-    /// position the index does not hold, or, when `checking` (the log still reaches back to it), the
-    /// entry the index was last brought to is gone or is another one (logged under another version):
-    /// another database, that reached the version by other changes, or a restored one whose log's ids
-    /// started again. The index is then of no use. An index brought to an empty log has no such
-    /// entry: then no entry may be logged under its version or before, since every later change of
-    /// its own history is logged under a later one.
+    /// The rows of `seqs` (of every pet when nil) as the caller's snapshot has them; nil when one
+    /// cannot be read as a pet (written by hand, breaking a rule of its fields). A copy is exact or
+    /// absent: without rows the replica answers from the database, which fails only the pages that
+    /// hold that pet, and every later change builds anew, so the rows come back once it is mended.
+    private func rows(_ seqs: [Int64]?, on connection: PostgresConnection) async throws -> [StoredPet]? {
+        if let seqs, seqs.isEmpty { return [] }
+        let select = "SELECT \(PostgresAnimalStore.columns), seq, \(AnimalFilter.traitsSQL) FROM \(table)"
+        let result = try await connection.query(
+            seqs.map { "\(unescaped: select) WHERE seq = ANY(\($0))" } ?? "\(unescaped: select)", logger: logger
+        )
+        var pets: [StoredPet] = []
+        var unreadable: AnimalStoreError?
+        // Every row is consumed, a bad one too: the connection goes on with the transaction.
+        for try await row in result where unreadable == nil {
+            let columns = row.makeRandomAccess()
+            do {
+                pets.append(StoredPet(
+                    seq: try columns[13].decode(Int64.self),
+                    animal: try PostgresAnimalStore.animal(from: columns, distanceKm: nil),
+                    publishedAt: try columns[12].decode(Double.self),
+                    traits: UInt8(clamping: try columns[14].decode(Int.self))
+                ))
+            } catch let error as AnimalStoreError {
+                unreadable = error
+            }
+        }
+        if let unreadable {
+            logger.warning("a stored pet cannot be read: this replica answers from the database", metadata: ["reason": "\(unreadable)"])
+            return nil
+        }
+        return pets
+    }
+
+    /// Replays the log entries after `version` that the snapshot shows, and returns the `seq`s they
+    /// name (and of those, the ones listed now); nil when one names a position the index does not
+    /// hold, or, when `checking` (the log still reaches back to it), the entry the index was last
+    /// brought to is gone or is another one (logged under another version): another database, that
+    /// reached the version by other changes, or a restored one whose log's ids started again. The
+    /// index is then of no use. An index brought to an empty log has no such entry: then no entry may
+    /// be logged under its version or before, since every later change of its own history is logged
+    /// under a later one.
     private func applyLog(
         after version: Int, to index: inout PositionIndex, checking: Bool, on connection: PostgresConnection
-    ) async throws -> Bool {
+    ) async throws -> (changed: Set<Int64>, listed: [Int64])? {
         if checking, index.lastChange == 0 {
             let foreign = try await connection.query(
                 "SELECT EXISTS (SELECT 1 FROM \(unescaped: log) WHERE version <= \(version))", logger: logger
             )
-            for try await exists in foreign.decode(Bool.self) where exists { return false }
+            for try await exists in foreign.decode(Bool.self) where exists { return nil }
         }
         let marker = checking ? index.lastChange : 0
         let entries = try await connection.query("""
@@ -198,17 +307,23 @@ final class PostgresPositionIndex: Sendable {
             """, logger: logger)
         var consistent = true
         var markerSeen = marker == 0
+        // Per seq, whether its last entry lists it.
+        var lastly: [Int64: Bool] = [:]
         for try await (id, loggedUnder, seq, listed, lat, lon, publishedAt, traits)
             in entries.decode((Int64, Int, Int64, Bool, Double, Double, Double, Int).self)
         {
             if id == marker {
                 markerSeen = loggedUnder == index.lastChangeVersion
-            } else if listed {
+                continue
+            }
+            lastly[seq] = listed
+            if listed {
                 index.add(seq: seq, lat: lat, lon: lon, publishedAt: publishedAt, traits: UInt8(clamping: traits))
             } else if !index.remove(seq: seq, lat: lat, lon: lon) {
                 consistent = false
             }
         }
-        return consistent && markerSeen
+        guard consistent, markerSeen else { return nil }
+        return (Set(lastly.keys), lastly.filter(\.value).map(\.key))
     }
 }

@@ -26,6 +26,14 @@ import Testing
         #expect(configuration.schema == "public")
         #expect(configuration.poolSize == PostgresAnimalStore.Configuration.defaultPoolSize)
         #expect(configuration.positionIndex == true)
+        #expect(configuration.replicaLag == nil)
+    }
+
+    @Test func givenReplicaLag_whenParsing_thenItIsReadInMilliseconds() throws {
+        let configuration = try PostgresAnimalStore.Configuration(url: "postgres://petspot@localhost/pets?replica_lag_ms=250")
+        #expect(configuration.replicaLag == .milliseconds(250))
+        let off = try PostgresAnimalStore.Configuration(url: "postgres://petspot@localhost/pets?replica_lag_ms=0&position_index=off")
+        #expect(off.replicaLag == .zero)
     }
 
     @Test(arguments: [
@@ -37,6 +45,9 @@ import Testing
         ("postgres://petspot@localhost/pets?schema=Drop%20Table", "schema must be a lower-case SQL identifier"),
         ("postgres://petspot@localhost/pets?pool_size=0", "pool_size must be a whole number between 1 and 1000"),
         ("postgres://petspot@localhost/pets?position_index=yes", "position_index must be on or off"),
+        ("postgres://petspot@localhost/pets?replica_lag_ms=60001", "replica_lag_ms must be a whole number of milliseconds between 0 and 60000"),
+        ("postgres://petspot@localhost/pets?replica_lag_ms=1.5", "replica_lag_ms must be a whole number of milliseconds"),
+        ("postgres://petspot@localhost/pets?replica_lag_ms=100&position_index=off", "replica_lag_ms needs position_index=on"),
         ("postgres://petspot@localhost/pets?timeout=3", "unknown parameter \"timeout\""),
         ("mysql://petspot@localhost/pets", "expected postgres://USER@HOST:PORT/DATABASE"),
     ])

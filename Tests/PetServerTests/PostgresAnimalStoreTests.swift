@@ -13,18 +13,25 @@ import Testing
 /// The store contract and PostgreSQL's own behaviour, against the server of `PETSPOT_POSTGRES_URL`.
 @Suite(.enabled(if: PostgresTestDatabase.shouldRun, PostgresTestDatabase.skipMessage), .timeLimit(.minutes(1)))
 struct PostgresAnimalStoreTests {
-    /// Each case twice: nearby queries answered by the replica's position index, and by PostGIS.
-    @Test(arguments: AnimalStoreContract.allCases, [true, false])
-    func givenFreshSchema_whenContractCaseRuns_thenItHolds(_ contractCase: AnimalStoreContract, positionIndex: Bool) async throws {
-        try await PostgresTestDatabase.withFreshStore(positionIndex: positionIndex) { store async throws in
+    /// How a replica answers: from PostGIS alone, ranking with its position index, or from its copy
+    /// of every pet in memory (confirmed for an hour, so that only its own writes refresh it).
+    enum ReadPath: String, CaseIterable, Sendable { case database, positionIndex, replicaCopy }
+
+    /// Each case three times, once per ``ReadPath``.
+    @Test(arguments: AnimalStoreContract.allCases, ReadPath.allCases)
+    func givenFreshSchema_whenContractCaseRuns_thenItHolds(_ contractCase: AnimalStoreContract, path: ReadPath) async throws {
+        try await PostgresTestDatabase.withFreshStore(
+            positionIndex: path != .database, replicaLag: path == .replicaCopy ? .seconds(3600) : nil
+        ) { store async throws in
             try await contractCase.run(on: store)
         }
     }
 
-    @Test func givenSameDemoPetsInBothStores_whenSearchingAnywhere_thenPagesAreIdenticalToSQLite() async throws {
+    @Test(arguments: [false, true])
+    func givenSameDemoPetsInBothStores_whenSearchingAnywhere_thenPagesAreIdenticalToSQLite(fromCopy: Bool) async throws {
         let animals = DemoPetGenerator().animals(count: 4_000)
         let sqlite = try await AnimalFixtures.sqliteStore(animals)
-        try await PostgresTestDatabase.withFreshStore { postgres async throws in
+        try await PostgresTestDatabase.withFreshStore(replicaLag: fromCopy ? .seconds(3600) : nil) { postgres async throws in
             try await postgres.insert(animals)
             var random = SplitMix64(seed: 8)
             let centers = AnimalStoreBenchmark.centers(count: 40) + (0..<20).map { _ in
@@ -45,6 +52,8 @@ struct PostgresAnimalStoreTests {
                 let query = AnimalQuery(limit: 25, page: page)
                 #expect(try await postgres.animals(matching: query) == sqlite.animals(matching: query))
             }
+            // Every answer but the first came from the copy, or none did.
+            #expect(postgres.memoryAnswers == (fromCopy ? centers.count * 12 + 3 - 1 : 0))
         }
     }
 
@@ -334,7 +343,7 @@ struct PostgresAnimalStoreTests {
             let older = PostgresPositionIndex.Stats(
                 version: latest.version - 1, pets: 0, logStartsAfter: 0, lastLogID: latest.lastChange - 1
             )
-            let answered = try await store.withConnection { connection in try await positions.index(at: older, on: connection) != nil }
+            let answered = try await store.withConnection { connection in try await positions.index(at: older, on: connection, readBegan: .now) != nil }
             #expect(!answered)
             #expect(store.positionIndexBuilds == 1)
             #expect(positions.latest?.version == latest.version)
