@@ -261,6 +261,7 @@ final class PostgresPositionIndex: Sendable {
             seqs.map { "\(unescaped: select) WHERE seq = ANY(\($0))" } ?? "\(unescaped: select)", logger: logger
         )
         var pets: [StoredPet] = []
+        var interner = RowInterner()
         var unreadable: AnimalStoreError?
         // Every row is consumed, a bad one too: the connection goes on with the transaction.
         for try await row in result where unreadable == nil {
@@ -268,7 +269,7 @@ final class PostgresPositionIndex: Sendable {
             do {
                 pets.append(StoredPet(
                     seq: try columns[13].decode(Int64.self),
-                    animal: try PostgresAnimalStore.animal(from: columns, distanceKm: nil),
+                    animal: interner.intern(try PostgresAnimalStore.animal(from: columns, distanceKm: nil)),
                     publishedAt: try columns[12].decode(Double.self),
                     traits: UInt8(clamping: try columns[14].decode(Int.self))
                 ))

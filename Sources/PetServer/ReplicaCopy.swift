@@ -1,3 +1,4 @@
+import Foundation
 import PetAPI
 import PetSpotDomain
 
@@ -30,6 +31,26 @@ final class StoredPet: Sendable {
     /// cursor a client wrote, with a decomposed accent, would land elsewhere than in the database.)
     static func precedes(_ time: Double, _ id: String, _ otherTime: Double, _ otherID: String) -> Bool {
         time != otherTime ? time > otherTime : id.utf8.lexicographicallyPrecedes(otherID.utf8)
+    }
+}
+
+/// One instance of each breed, shelter, city and photo address among the rows read in one go: they
+/// repeat across many pets, and each copy read from the database costs a heap block of its own (a
+/// `URL` several). Names and ids are mostly short enough to live inside their `String`.
+struct RowInterner {
+    private var texts: Set<String> = []
+    private var photos: [String: URL] = [:]
+
+    mutating func intern(_ animal: Animal) -> Animal {
+        var animal = animal
+        animal.breed = texts.insert(animal.breed).memberAfterInsert
+        animal.shelter.name = texts.insert(animal.shelter.name).memberAfterInsert
+        animal.shelter.city = texts.insert(animal.shelter.city).memberAfterInsert
+        if let photo = animal.photoURL {
+            let key = photo.absoluteString
+            if let kept = photos[key] { animal.photoURL = kept } else { photos[key] = photo }
+        }
+        return animal
     }
 }
 
