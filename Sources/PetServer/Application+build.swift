@@ -22,10 +22,13 @@ public func buildApplication(
     var services: [any Service] = []
     switch database {
     case .sqlite(let path):
-        store = try SQLiteAnimalStore(path: path)
+        store = try SQLiteAnimalStore(path: path, rowsInMemory: configuration.rowsInMemory)
     case .postgres(var postgres):
         // One documented interval: the replica's copy follows the database as often as the data version.
-        if postgres.replicaLag == nil, postgres.positionIndex { postgres.replicaLag = configuration.dataVersionInterval }
+        if postgres.replicaLag == nil, postgres.positionIndex {
+            postgres.replicaLag = configuration.rowsInMemory
+                ? min(configuration.dataVersionInterval, PostgresAnimalStore.Configuration.maximumReplicaLag) : .zero
+        }
         let opened = try await PostgresAnimalStore(migrating: postgres, logger: logger)
         store = opened
         services.append(opened.client)

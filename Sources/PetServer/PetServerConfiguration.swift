@@ -23,6 +23,11 @@ public struct PetServerConfiguration: Sendable {
     /// How long the server may answer with the data version it read last (``DataVersionMonitor``):
     /// a change made by another process or replica is seen within this time. Zero reads it every time.
     public var dataVersionInterval: Duration
+    /// Whether the store keeps every pet's row in memory beside its position (``ReplicaCopy``): SQLite
+    /// answers a listing of the copy's version without reading rows; a PostgreSQL replica answers
+    /// from it for up to ``dataVersionInterval`` (capped at a minute) after the database last
+    /// confirmed it, unless its URL sets `replica_lag_ms`.
+    public var rowsInMemory: Bool
 
     public static let defaultResponseCacheEntries = 1024
     /// 64 MiB: the default entries at a typical page of 20 pets (about 12 KB) take a fifth of it; pages
@@ -38,7 +43,8 @@ public struct PetServerConfiguration: Sendable {
         logLevel: Logger.Level = .info,
         responseCacheEntries: Int = defaultResponseCacheEntries,
         responseCacheBytes: Int = defaultResponseCacheBytes,
-        dataVersionInterval: Duration = defaultDataVersionInterval
+        dataVersionInterval: Duration = defaultDataVersionInterval,
+        rowsInMemory: Bool = true
     ) {
         self.host = host
         self.port = port
@@ -48,6 +54,7 @@ public struct PetServerConfiguration: Sendable {
         self.responseCacheEntries = responseCacheEntries
         self.responseCacheBytes = responseCacheBytes
         self.dataVersionInterval = dataVersionInterval
+        self.rowsInMemory = rowsInMemory
     }
 
     /// The server's logger, at ``logLevel``.

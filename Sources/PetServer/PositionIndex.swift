@@ -494,9 +494,21 @@ extension PositionIndex.Nearest {
 }
 
 /// The ``PositionIndex`` of one SQLite store, brought up to the data version of whichever read
-/// transaction asks for it.
+/// transaction asks for it; with `keepsRows`, also every pet's row (``ReplicaCopy``), so that a
+/// listing whose snapshot the copy is of reads no row from the file.
 final class PositionIndexCache: Sendable {
-    private let latest = Mutex<PositionIndex?>(nil)
+    private struct Held {
+        var index: PositionIndex
+        /// `index`'s pets' rows, when kept and readable.
+        var rows: PetRows?
+    }
+
+    private let latest = Mutex<Held?>(nil)
+    let keepsRows: Bool
+
+    init(keepsRows: Bool = false) {
+        self.keepsRows = keepsRows
+    }
 
     /// How many times an index was built from every row (the first time included): for tests and
     /// diagnostics, since catching up is what should happen.
@@ -511,8 +523,21 @@ final class PositionIndexCache: Sendable {
 
     /// The index held when it is of the snapshot whose ``stats(_:)`` are `pets` and `version`.
     func current(pets: Int, version: Int) -> PositionIndex? {
-        latest.withLock { $0 }.flatMap { $0.version == version && $0.count == pets ? $0 : nil }
+        latest.withLock { $0 }.flatMap { $0.index.version == version && $0.index.count == pets ? $0.index : nil }
     }
+
+    /// The copy held when it is of the snapshot whose ``stats(_:)`` are `pets` and `version`.
+    func currentCopy(pets: Int, version: Int) -> ReplicaCopy? {
+        let copy = latest.withLock { held -> ReplicaCopy? in
+            guard let held, held.index.version == version, held.index.count == pets, let rows = held.rows else { return nil }
+            return ReplicaCopy(index: held.index, rows: rows)
+        }
+        if copy != nil { copyAnswers.add(1, ordering: .relaxed) }
+        return copy
+    }
+
+    /// How many reads ``currentCopy(pets:version:)`` answered: for tests.
+    let copyAnswers = Atomic(0)
 
     /// The maintained count of pets and the data version.
     static func stats(_ db: Database) throws -> (pets: Int, version: Int) {
@@ -520,55 +545,104 @@ final class PositionIndexCache: Sendable {
         return (stats?[0] ?? 0, stats?[1] ?? 0)
     }
 
-    /// The index as of `db`'s snapshot. Catching up moves or drops the points of rows the change log
-    /// (`pet_change`, written by the triggers) names since the index's last entry, then adds the rows
-    /// after its highest `seq`. An index older than the oldest entry kept, or whose count then
-    /// disagrees with the maintained one, is rebuilt from every row.
+    /// The index as of `db`'s snapshot (see ``copy(in:)``).
     func index(in db: Database) throws -> PositionIndex {
+        try held(in: db).index
+    }
+
+    /// The index with its rows as of `db`'s snapshot; nil when rows are not kept, or one cannot be
+    /// read as a pet (written by hand, breaking a field rule): the page is then read from the file,
+    /// which fails only the pages holding that pet.
+    func copy(in db: Database) throws -> ReplicaCopy? {
+        let held = try held(in: db)
+        return held.rows.map { ReplicaCopy(index: held.index, rows: $0) }
+    }
+
+    /// Catching up moves or drops the points of rows the change log (`pet_change`, written by the
+    /// triggers) names since the index's last entry, then adds the rows after its highest `seq`;
+    /// kept rows follow the same entries. An index older than the oldest entry kept, or whose count
+    /// then disagrees with the maintained one, is rebuilt from every row.
+    private func held(in db: Database) throws -> Held {
         let (pets, version) = try Self.stats(db)
         // An index from a newer snapshot than this read's is of no use here (its positions are not this
         // snapshot's); this read builds its own and leaves the newer one held.
-        let held = latest.withLock { $0 }.flatMap { $0.version <= version ? $0 : nil }
-        if let held, held.version == version, held.count == pets { return held }
+        let held = latest.withLock { $0 }.flatMap { $0.index.version <= version ? $0 : nil }
+        if let held, held.index.version == version, held.index.count == pets { return held }
         let oldestKept = try Int64.fetchOne(db.cachedStatement(sql: "SELECT min(id) FROM pet_change")) ?? 0
         var index: PositionIndex
-        if let held, oldestKept == 0 || held.lastChange >= oldestKept - 1 {
-            index = held
-            try Self.applyChanges(db, to: &index)
+        var rows: PetRows?
+        if let held, oldestKept == 0 || held.index.lastChange >= oldestKept - 1 {
+            index = held.index
+            let appendedAfter = index.lastSeq
+            let touched = try Self.applyChanges(db, to: &index)
             try Self.add(db, rowsAfter: index.lastSeq, to: &index)
+            if keepsRows {
+                if var kept = held.rows, let fetched = try Self.pets(db, touched: touched, after: appendedAfter) {
+                    kept.replace(Set(touched), with: fetched)
+                    rows = kept
+                } else {
+                    rows = try Self.pets(db, touched: nil, after: 0).map(PetRows.init)
+                }
+            }
         } else {
-            index = try build(db, version: version)
+            (index, rows) = try build(db, version: version)
         }
-        if index.count != pets {
-            index = try build(db, version: version)
+        if index.count != pets || (rows.map { $0.count != pets } ?? false) {
+            (index, rows) = try build(db, version: version)
         }
         index.restoreTimeOrder()
         index.version = version
+        let made = Held(index: index, rows: rows)
         // Several reads may catch up at once, from different snapshots: the newest index is kept, and
         // every read checks the version it gets.
         latest.withLock { held in
-            if (held?.version ?? .min) <= index.version { held = index }
+            if (held?.index.version ?? .min) <= made.index.version { held = made }
         }
-        return index
+        return made
     }
 
-    private func build(_ db: Database, version: Int) throws -> PositionIndex {
+    private func build(_ db: Database, version: Int) throws -> (PositionIndex, PetRows?) {
         builds.withLock { $0 += 1 }
         var index = PositionIndex(version: version)
         index.lastChange = try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(id), 0) FROM pet_change")) ?? 0
         try Self.add(db, rowsAfter: 0, to: &index)
-        return index
+        let rows = keepsRows ? try Self.pets(db, touched: nil, after: 0).map(PetRows.init) : nil
+        return (index, rows)
     }
 
-    /// Moves or drops the points of rows changed or deleted since `index.lastChange`. A row changed
-    /// twice is moved once: the index holds it where the first entry says it was, and where it is now
-    /// is read from the row.
-    private static func applyChanges(_ db: Database, to index: inout PositionIndex) throws {
+    /// The rows of the `seq`s in `touched` that still exist and of every row after `seq` `after`
+    /// (with `touched` nil: of every row after it); nil when one cannot be read as a pet.
+    private static func pets(_ db: Database, touched: [Int64]?, after: Int64) throws -> [StoredPet]? {
+        var pets: [StoredPet] = []
+        var interner = RowInterner()
+        func read(_ cursor: RowCursor) throws -> Bool {
+            while let row = try cursor.next() {
+                guard let animal = try? SQLiteAnimalStore.animal(from: row, distanceKm: nil) else { return false }
+                let traits: Int = row[14]
+                pets.append(StoredPet(seq: row[13], animal: interner.intern(animal), publishedAt: row[12], traits: UInt8(clamping: traits)))
+            }
+            return true
+        }
+        let select = "SELECT \(SQLiteAnimalStore.columns), seq, \(AnimalFilter.traitsSQL) FROM pet"
+        let present = (touched ?? []).filter { $0 <= after }
+        for chunk in stride(from: 0, to: present.count, by: 10_000) {
+            let keys = Array(present[chunk..<min(present.count, chunk + 10_000)])
+            let sql = "\(select) WHERE seq IN (\(databaseQuestionMarks(count: keys.count)))"
+            guard try read(Row.fetchCursor(db, sql: sql, arguments: StatementArguments(keys))) else { return nil }
+        }
+        guard try read(Row.fetchCursor(db, sql: "\(select) WHERE seq > ?", arguments: [after])) else { return nil }
+        return pets
+    }
+
+    /// Moves or drops the points of rows changed or deleted since `index.lastChange`, and returns
+    /// every `seq` the entries name. A row changed twice is moved once: the index holds it where the
+    /// first entry says it was, and where it is now is read from the row.
+    private static func applyChanges(_ db: Database, to index: inout PositionIndex) throws -> [Int64] {
         let entries = try Row.fetchAll(
             db.cachedStatement(sql: "SELECT id, old_seq, old_lat, old_lon, new_seq FROM pet_change WHERE id > ? ORDER BY id"),
             arguments: [index.lastChange]
         )
-        guard let last = entries.last else { return }
+        guard let last = entries.last else { return [] }
         var touched: [Int64] = []
         var seen: Set<Int64> = []
         for entry in entries {
@@ -589,6 +663,7 @@ final class PositionIndexCache: Sendable {
             }
         }
         index.lastChange = last[0]
+        return touched
     }
 
     private static func add(_ db: Database, rowsAfter seq: Int64, to index: inout PositionIndex) throws {

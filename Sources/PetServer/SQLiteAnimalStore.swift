@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import PetAPI
 import PetSpotDomain
+import Synchronization
 
 /// The embedded ``AnimalStore``: one SQLite file through GRDB, in WAL mode.
 ///
@@ -11,12 +12,15 @@ import PetSpotDomain
 public struct SQLiteAnimalStore: AnimalStore {
     private let connections: Connections
     var pool: DatabasePool { connections.pool }
-    private let positions = PositionIndexCache()
+    private let positions: PositionIndexCache
     /// The database file.
     public let path: String
 
-    /// Opens (creating and migrating if needed) the database at `path`.
-    public init(path: String) throws {
+    /// Opens (creating and migrating if needed) the database at `path`. With `rowsInMemory` the store
+    /// keeps every pet's row beside its position (``ReplicaCopy``, about 390 bytes a pet) and answers
+    /// a listing whose snapshot the copy is of without reading a row from the file; the server does.
+    public init(path: String, rowsInMemory: Bool = false) throws {
+        positions = PositionIndexCache(keepsRows: rowsInMemory)
         var configuration = Configuration()
         // Servers, `seed` and `import` may share the file: a writer (a migration, an import) waits for
         // another's lock instead of failing at once with "database is locked".
@@ -211,12 +215,14 @@ public struct SQLiteAnimalStore: AnimalStore {
             """).execute(arguments: [cell.row, cell.column])
     }
 
-    private static let columns =
+    static let columns =
         "id, name, species, breed, sex, age_months, description, photo_url, shelter_name, shelter_city, lat, lon, published_at"
 
     /// How many times this store built its position index from every row, the first build included
     /// (catching up with appends, updates and deletes does not count): for tests and diagnostics.
     public var positionIndexBuilds: Int { positions.fullBuilds }
+    /// How many listings were answered from the rows in memory of their very snapshot: for tests.
+    var copyAnswers: Int { positions.copyAnswers.load(ordering: .relaxed) }
 
     /// Builds the position index now, so that no request has to: the server calls it before it
     /// accepts connections (a million pets take a second or two).
@@ -256,8 +262,18 @@ public struct SQLiteAnimalStore: AnimalStore {
         // On a request's own thread no deep page, no filter checked row by row along the table, no
         // index to catch up or build (a second or two for a million pets): they hold it for long.
         let quickAllowed = query.offset <= Self.quickOffsetLimit && (query.center != nil || query.filter.keepsAll)
-        return try await read(quickAllowed: quickAllowed) { [positions] db, quick in
+        return try await read(quickAllowed: quickAllowed || positions.keepsRows) { [positions] db, quick in
             let (pets, version) = try PositionIndexCache.stats(db)
+            // The copy of this very snapshot, when rows are kept: no row to read. Brought up to date
+            // by the pool's readers only, as the index is.
+            // A copy without rows (one unreadable) falls through to reading the file.
+            if positions.keepsRows {
+                if let copy = positions.currentCopy(pets: pets, version: version) { return copy.snapshot(matching: query) }
+                if quick, !quickAllowed || positions.current(pets: pets, version: version) == nil {
+                    throw SQLiteReadConnections.LeaveToPool()
+                }
+                if !quick, let copy = try positions.copy(in: db) { return copy.snapshot(matching: query) }
+            }
             func index() throws -> PositionIndex {
                 guard quick else { return try positions.index(in: db) }
                 guard let index = positions.current(pets: pets, version: version) else { throw SQLiteReadConnections.LeaveToPool() }
@@ -438,7 +454,7 @@ public struct SQLiteAnimalStore: AnimalStore {
 
     /// The animal of a row that starts with ``columns``, read by position (by name, GRDB would
     /// compare column names case-insensitively for every field).
-    private static func animal(from row: Row, distanceKm: Double?) throws -> Animal {
+    static func animal(from row: Row, distanceKm: Double?) throws -> Animal {
         try AnimalDTO(
             id: row[0], name: row[1], species: row[2], breed: row[3], sex: row[4],
             ageMonths: row[5], description: row[6], photoURL: row[7],

@@ -42,6 +42,12 @@ struct ServeCommand: AsyncParsableCommand {
     ))
     var dataVersionIntervalMs = Int(PetServerConfiguration.defaultDataVersionInterval.components.seconds * 1000)
 
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+        "Keep every pet's row in memory beside its position (about 390 bytes a pet).",
+        discussion: "SQLite: a listing whose data version the copy is of reads no row from the file. PostgreSQL: the replica answers listings from its copy for up to the data-version interval after the database last confirmed it, unless the URL sets replica_lag_ms. --no-rows-in-memory reads every page from the database."
+    ))
+    var rowsInMemory = true
+
     @Option(help: ArgumentHelp(
         "The least severe level logged.",
         discussion: "debug adds a line per listing or nearby query (its radius and counts, never its coordinates)."
@@ -65,7 +71,8 @@ struct ServeCommand: AsyncParsableCommand {
         limitMallocArenas()
         let configuration = PetServerConfiguration(
             host: host, port: port, database: database, logLevel: logLevel,
-            responseCacheEntries: responseCacheEntries, responseCacheBytes: responseCacheBytes, dataVersionInterval: .milliseconds(dataVersionIntervalMs)
+            responseCacheEntries: responseCacheEntries, responseCacheBytes: responseCacheBytes, dataVersionInterval: .milliseconds(dataVersionIntervalMs),
+            rowsInMemory: rowsInMemory
         )
         let app = try await buildApplication(configuration: configuration)
         // SIGTERM or SIGINT asks for a graceful shutdown; one that takes longer than 10 s becomes

@@ -48,8 +48,8 @@ enum AnimalFixtures {
         ))
     }
 
-    static func sqliteStore(_ animals: [Animal] = []) async throws -> SQLiteAnimalStore {
-        let store = try SQLiteAnimalStore(path: temporaryDatabasePath())
+    static func sqliteStore(_ animals: [Animal] = [], rowsInMemory: Bool = false) async throws -> SQLiteAnimalStore {
+        let store = try SQLiteAnimalStore(path: temporaryDatabasePath(), rowsInMemory: rowsInMemory)
         if !animals.isEmpty { try await store.insert(animals) }
         return store
     }

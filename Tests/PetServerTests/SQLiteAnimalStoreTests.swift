@@ -2,14 +2,15 @@ import Foundation
 import GRDB
 import Logging
 import PetAPI
-import PetServer
+@testable import PetServer
 import PetSpotDomain
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct SQLiteAnimalStoreTests {
-    @Test(arguments: AnimalStoreContract.allCases)
-    func givenFreshTemporaryDatabase_whenContractCaseRuns_thenItHolds(_ contractCase: AnimalStoreContract) async throws {
-        try await contractCase.run(on: AnimalFixtures.sqliteStore())
+    /// Each case twice: pages read from the file, and from the rows kept in memory.
+    @Test(arguments: AnimalStoreContract.allCases, [false, true])
+    func givenFreshTemporaryDatabase_whenContractCaseRuns_thenItHolds(_ contractCase: AnimalStoreContract, rowsInMemory: Bool) async throws {
+        try await contractCase.run(on: AnimalFixtures.sqliteStore(rowsInMemory: rowsInMemory))
     }
 
     @Test func givenStoredAnimals_whenDatabaseIsReopened_thenTheyAreStillThereAndSearchable() async throws {
@@ -25,9 +26,10 @@ import Testing
         #expect(nearby.animals.map(\.id) == ["survivor"])
     }
 
-    @Test func givenStoredPets_whenRowsAreWrittenWithPlainSQL_thenCountVersionAndNearbyFollow() async throws {
+    @Test(arguments: [false, true])
+    func givenStoredPets_whenRowsAreWrittenWithPlainSQL_thenCountVersionAndNearbyFollow(rowsInMemory: Bool) async throws {
         let path = AnimalFixtures.temporaryDatabasePath()
-        let store = try SQLiteAnimalStore(path: path)
+        let store = try SQLiteAnimalStore(path: path, rowsInMemory: rowsInMemory)
         try await store.insert([
             try AnimalFixtures.animal("a", lat: 52.231, lon: 21.01), try AnimalFixtures.animal("b", lat: 52.232, lon: 21.01),
             try AnimalFixtures.animal("c", lat: -33.87, lon: 151.21),
@@ -60,12 +62,21 @@ import Testing
         #expect(page.animals.map(\.id) == ["d"])
         #expect(page.totalCount == 1)
         #expect(try await store.animals(matching: AnimalQuery()).totalCount == 3)
+        // The rows in memory show a write at once: the next read's snapshot is the copy's.
+        try await outside.write { try $0.execute(sql: "UPDATE pet SET name = 'Dorota' WHERE id = 'd'") }
+        #expect(try await store.animals(matching: warsaw).animals.map(\.name) == ["Dorota"])
+        #expect(try await store.animals(matching: AnimalQuery()).animals.map(\.id) == ["d", "b", "c"].sorted())
+        // Each listing right after a read that caught the copy up.
+        #expect(store.copyAnswers == (rowsInMemory ? 2 : 0))
         // The index followed the insert, the delete and the move without being built again.
         #expect(store.positionIndexBuilds == 1)
     }
 
-    @Test func givenAnIndexBuilt_whenPetsAreUpdatedMovedAndWithdrawnRepeatedly_thenEveryQueryIsTheBruteForceAnswerWithoutRebuilding() async throws {
-        let store = try await AnimalFixtures.sqliteStore(DemoPetGenerator().animals(count: 400))
+    @Test(arguments: [false, true])
+    func givenAnIndexBuilt_whenPetsAreUpdatedMovedAndWithdrawnRepeatedly_thenEveryQueryIsTheBruteForceAnswerWithoutRebuilding(
+        rowsInMemory: Bool
+    ) async throws {
+        let store = try await AnimalFixtures.sqliteStore(DemoPetGenerator().animals(count: 400), rowsInMemory: rowsInMemory)
         let center = try GeoCoordinate(latitude: 52.23, longitude: 21.01)
         var all = Dictionary(uniqueKeysWithValues: DemoPetGenerator().animals(count: 400).map { ($0.id, $0) })
         var random = SplitMix64(seed: 7)
@@ -98,11 +109,17 @@ import Testing
                 .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
             #expect(page.totalCount == expected.count, "round \(round)")
             #expect(page.animals.map(\.id) == expected.prefix(100).map(\.0), "round \(round)")
+            // Every field as last written: a renamed pet's rows follow too.
+            #expect(page.animals.map { pet in var pet = pet; pet.distanceKm = nil; return pet } == expected.prefix(100).map { all[$0.0]! })
+            let newest = try await store.animals(matching: AnimalQuery(limit: 100, page: 2))
+            let byTime = all.values.sorted { ($0.publishedAt, $1.id) > ($1.publishedAt, $0.id) }
+            #expect(newest.animals == Array(byTime[100..<200]), "round \(round)")
             // The filters see each change of species too.
             let cats = try await store.animals(matching: AnimalQuery(filter: AnimalFilter(species: [.cat])))
             #expect(cats.totalCount == all.values.filter { $0.species == .cat }.count, "round \(round)")
         }
         #expect(store.positionIndexBuilds == 1)
+        #expect((store.copyAnswers > 0) == rowsInMemory)
     }
 
     @Test func givenOneNewFile_whenEightStoresOpenItAtOnce_thenEveryOneMigratesOrWaitsAndNoneFails() async throws {
