@@ -9,7 +9,8 @@
 # Builds petspot in release mode (unless --binary names one), seeds N demo pets (default 1,000,000)
 # into a temporary SQLite file — or, with --database, into that PostgreSQL database (seeding adds
 # only the demo pets it lacks) — and serves it twice on free ports of 127.0.0.1: as `petspot serve` does by
-# default, and with every response cache switched off (--response-cache-entries 0). With --both it
+# default, and with every response cache switched off (--response-cache-entries 0); both keep the rows
+# in memory as `petspot serve` does by default (--rows-in-memory). With --both it
 # measures the SQLite store and then the PostgreSQL one in one run and prints one table: the database
 # is PETSPOT_POSTGRES_URL, or a throwaway cluster that scripts/with-postgres.sh starts around the run.
 # It drives each kind of request with `wrk -t T -c C -d SECONDS --latency` (defaults 2, 16, 10), one
