@@ -550,9 +550,7 @@ final class PositionIndexCache: Sendable {
         try held(in: db).index
     }
 
-    /// The index with its rows as of `db`'s snapshot; nil when rows are not kept, or one cannot be
-    /// read as a pet (written by hand, breaking a field rule): the page is then read from the file,
-    /// which fails only the pages holding that pet.
+    /// The index with its rows as of `db`'s snapshot; nil when rows are not kept.
     func copy(in db: Database) throws -> ReplicaCopy? {
         let held = try held(in: db)
         return held.rows.map { ReplicaCopy(index: held.index, rows: $0) }
@@ -576,13 +574,9 @@ final class PositionIndexCache: Sendable {
             let appendedAfter = index.lastSeq
             let touched = try Self.applyChanges(db, to: &index)
             try Self.add(db, rowsAfter: index.lastSeq, to: &index)
-            if keepsRows {
-                if var kept = held.rows, let fetched = try Self.pets(db, touched: touched, after: appendedAfter) {
-                    kept.replace(Set(touched), with: fetched)
-                    rows = kept
-                } else {
-                    rows = try Self.pets(db, touched: nil, after: 0).map(PetRows.init)
-                }
+            if var kept = held.rows {
+                kept.replace(Set(touched), with: try Self.pets(db, touched: touched, after: appendedAfter))
+                rows = kept
             }
         } else {
             (index, rows) = try build(db, version: version)
@@ -606,31 +600,35 @@ final class PositionIndexCache: Sendable {
         var index = PositionIndex(version: version)
         index.lastChange = try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(id), 0) FROM pet_change")) ?? 0
         try Self.add(db, rowsAfter: 0, to: &index)
-        let rows = keepsRows ? try Self.pets(db, touched: nil, after: 0).map(PetRows.init) : nil
+        let rows = keepsRows ? PetRows(try Self.pets(db, touched: [], after: 0)) : nil
         return (index, rows)
     }
 
-    /// The rows of the `seq`s in `touched` that still exist and of every row after `seq` `after`
-    /// (with `touched` nil: of every row after it); nil when one cannot be read as a pet.
-    private static func pets(_ db: Database, touched: [Int64]?, after: Int64) throws -> [StoredPet]? {
+    /// The rows of the `seq`s in `touched` that still exist and of every row after `seq` `after`. A
+    /// row that cannot be read as a pet (written by hand, breaking a field rule) is kept as such: it
+    /// fails the pages that hold it, as reading them from the file would.
+    private static func pets(_ db: Database, touched: [Int64], after: Int64) throws -> [StoredPet] {
         var pets: [StoredPet] = []
         var interner = RowInterner()
-        func read(_ cursor: RowCursor) throws -> Bool {
+        func read(_ cursor: RowCursor) throws {
             while let row = try cursor.next() {
-                guard let animal = try? SQLiteAnimalStore.animal(from: row, distanceKm: nil) else { return false }
+                let animal: Result<Animal, AnimalStoreError>
+                do {
+                    animal = .success(interner.intern(try SQLiteAnimalStore.animal(from: row, distanceKm: nil)))
+                } catch let error as AnimalStoreError {
+                    animal = .failure(error)
+                }
                 let traits: Int = row[14]
-                pets.append(StoredPet(seq: row[13], animal: interner.intern(animal), publishedAt: row[12], traits: UInt8(clamping: traits)))
+                pets.append(StoredPet(seq: row[13], id: row[0], publishedAt: row[12], traits: UInt8(clamping: traits), row: animal))
             }
-            return true
         }
         let select = "SELECT \(SQLiteAnimalStore.columns), seq, \(AnimalFilter.traitsSQL) FROM pet"
-        let present = (touched ?? []).filter { $0 <= after }
+        let present = touched.filter { $0 <= after }
         for chunk in stride(from: 0, to: present.count, by: 10_000) {
             let keys = Array(present[chunk..<min(present.count, chunk + 10_000)])
-            let sql = "\(select) WHERE seq IN (\(databaseQuestionMarks(count: keys.count)))"
-            guard try read(Row.fetchCursor(db, sql: sql, arguments: StatementArguments(keys))) else { return nil }
+            try read(Row.fetchCursor(db, sql: "\(select) WHERE seq IN (\(databaseQuestionMarks(count: keys.count)))", arguments: StatementArguments(keys)))
         }
-        guard try read(Row.fetchCursor(db, sql: "\(select) WHERE seq > ?", arguments: [after])) else { return nil }
+        try read(Row.fetchCursor(db, sql: "\(select) WHERE seq > ?", arguments: [after]))
         return pets
     }
 

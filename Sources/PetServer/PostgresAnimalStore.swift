@@ -251,7 +251,7 @@ public struct PostgresAnimalStore: AnimalStore {
 
     public func snapshot(matching query: AnimalQuery) async throws -> AnimalSnapshot {
         // The replica's copy, confirmed within `replica_lag_ms`: no database round trip at all.
-        if let copy = positions?.fresh() { return copy.snapshot(matching: query) }
+        if let copy = positions?.fresh() { return try copy.snapshot(matching: query) }
         return try await withConnection { connection in
             // Most answers take one statement, which is one snapshot and one round trip: the listing,
             // and a nearby page ranked by the index as it is, when the statement finds the database
@@ -278,7 +278,7 @@ public struct PostgresAnimalStore: AnimalStore {
                 let stats = try await stats(on: connection)
                 let held = try await positions?.index(at: stats, on: connection, readBegan: began)
                 if let held, let rows = held.rows {
-                    return ReplicaCopy(index: held.index, rows: rows).snapshot(matching: query)
+                    return try ReplicaCopy(index: held.index, rows: rows).snapshot(matching: query)
                 }
                 switch (query.center, held?.index) {
                 case let (center?, index?):

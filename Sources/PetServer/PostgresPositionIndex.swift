@@ -170,8 +170,9 @@ final class PostgresPositionIndex: Sendable {
                caughtUp.count == stats.pets {
                 if !keepsRows {
                     made = (caughtUp, nil)
-                } else if var rows = held?.rows, let fetched = try await self.rows(touched.listed, on: connection) {
-                    rows.replace(touched.changed, with: fetched)
+                } else if var rows = held?.rows {
+                    let (fetched, _) = try await self.rows(touched.listed, on: connection)
+                    rows.replace(touched.changed, with: fetched.map(\.pet))
                     if rows.count == stats.pets { made = (caughtUp, rows) }
                 }
             }
@@ -230,12 +231,16 @@ final class PostgresPositionIndex: Sendable {
         state.withLock { $0.fullBuilds += 1 }
         var index = PositionIndex(version: stats.version)
         var rows: PetRows?
-        if keepsRows, let pets = try await self.rows(nil, on: connection) {
-            for pet in pets {
-                index.add(seq: pet.seq, lat: pet.animal.location.latitude, lon: pet.animal.location.longitude,
-                          publishedAt: pet.publishedAt, traits: pet.traits)
+        if keepsRows {
+            let (pets, unreadable) = try await self.rows(nil, on: connection)
+            for (pet, lat, lon) in pets {
+                index.add(seq: pet.seq, lat: lat, lon: lon, publishedAt: pet.publishedAt, traits: pet.traits)
             }
-            rows = PetRows(pets)
+            rows = PetRows(pets.map(\.pet))
+            if unreadable > 0 {
+                // Not the pets themselves: their ids say nothing, their rows may hold anything.
+                logger.warning("stored pets cannot be read: the pages holding them fail", metadata: ["pets": "\(unreadable)"])
+            }
         } else {
             let rows = try await connection.query(
                 "SELECT seq, lat, lon, published_at, \(unescaped: AnimalFilter.traitsSQL) FROM \(unescaped: table)", logger: logger
@@ -250,38 +255,36 @@ final class PostgresPositionIndex: Sendable {
         return (index, rows)
     }
 
-    /// The rows of `seqs` (of every pet when nil) as the caller's snapshot has them; nil when one
-    /// cannot be read as a pet (written by hand, breaking a rule of its fields). A copy is exact or
-    /// absent: without rows the replica answers from the database, which fails only the pages that
-    /// hold that pet, and every later change builds anew, so the rows come back once it is mended.
-    private func rows(_ seqs: [Int64]?, on connection: PostgresConnection) async throws -> [StoredPet]? {
-        if let seqs, seqs.isEmpty { return [] }
+    /// The rows of `seqs` (of every pet when nil) as the caller's snapshot has them, each with its
+    /// position, and how many cannot be read as a pet (written by hand, breaking a field rule): those
+    /// are kept as such, and fail the pages that hold them, as the database's rows would.
+    private func rows(
+        _ seqs: [Int64]?, on connection: PostgresConnection
+    ) async throws -> (pets: [(pet: StoredPet, lat: Double, lon: Double)], unreadable: Int) {
+        if let seqs, seqs.isEmpty { return ([], 0) }
         let select = "SELECT \(PostgresAnimalStore.columns), seq, \(AnimalFilter.traitsSQL) FROM \(table)"
         let result = try await connection.query(
             seqs.map { "\(unescaped: select) WHERE seq = ANY(\($0))" } ?? "\(unescaped: select)", logger: logger
         )
-        var pets: [StoredPet] = []
+        var pets: [(pet: StoredPet, lat: Double, lon: Double)] = []
         var interner = RowInterner()
-        var unreadable: AnimalStoreError?
-        // Every row is consumed, a bad one too: the connection goes on with the transaction.
-        for try await row in result where unreadable == nil {
+        var unreadable = 0
+        for try await row in result {
             let columns = row.makeRandomAccess()
+            let animal: Result<Animal, AnimalStoreError>
             do {
-                pets.append(StoredPet(
-                    seq: try columns[13].decode(Int64.self),
-                    animal: interner.intern(try PostgresAnimalStore.animal(from: columns, distanceKm: nil)),
-                    publishedAt: try columns[12].decode(Double.self),
-                    traits: UInt8(clamping: try columns[14].decode(Int.self))
-                ))
+                animal = .success(interner.intern(try PostgresAnimalStore.animal(from: columns, distanceKm: nil)))
             } catch let error as AnimalStoreError {
-                unreadable = error
+                animal = .failure(error)
+                unreadable += 1
             }
+            let pet = StoredPet(
+                seq: try columns[13].decode(Int64.self), id: try columns[0].decode(String.self),
+                publishedAt: try columns[12].decode(Double.self), traits: UInt8(clamping: try columns[14].decode(Int.self)), row: animal
+            )
+            pets.append((pet, try columns[10].decode(Double.self), try columns[11].decode(Double.self)))
         }
-        if let unreadable {
-            logger.warning("a stored pet cannot be read: this replica answers from the database", metadata: ["reason": "\(unreadable)"])
-            return nil
-        }
-        return pets
+        return (pets, unreadable)
     }
 
     /// Replays the log entries after `version` that the snapshot shows, and returns the `seq`s they

@@ -262,17 +262,16 @@ public struct SQLiteAnimalStore: AnimalStore {
         // On a request's own thread no deep page, no filter checked row by row along the table, no
         // index to catch up or build (a second or two for a million pets): they hold it for long.
         let quickAllowed = query.offset <= Self.quickOffsetLimit && (query.center != nil || query.filter.keepsAll)
-        return try await read(quickAllowed: quickAllowed || positions.keepsRows) { [positions] db, quick in
+        return try await read(quickAllowed: quickAllowed) { [positions] db, quick in
             let (pets, version) = try PositionIndexCache.stats(db)
             // The copy of this very snapshot, when rows are kept: no row to read. Brought up to date
             // by the pool's readers only, as the index is.
-            // A copy without rows (one unreadable) falls through to reading the file.
+            // On a request's own thread only what is quick there from memory too: a filtered listing
+            // without coordinates walks a byte per pet, a millisecond for a million.
             if positions.keepsRows {
-                if let copy = positions.currentCopy(pets: pets, version: version) { return copy.snapshot(matching: query) }
-                if quick, !quickAllowed || positions.current(pets: pets, version: version) == nil {
-                    throw SQLiteReadConnections.LeaveToPool()
-                }
-                if !quick, let copy = try positions.copy(in: db) { return copy.snapshot(matching: query) }
+                if !quick, let copy = try positions.copy(in: db) { return try copy.snapshot(matching: query) }
+                if quickAllowed, let copy = positions.currentCopy(pets: pets, version: version) { return try copy.snapshot(matching: query) }
+                throw SQLiteReadConnections.LeaveToPool()
             }
             func index() throws -> PositionIndex {
                 guard quick else { return try positions.index(in: db) }
