@@ -104,8 +104,11 @@ struct PositionIndex: Sendable {
     private(set) var count = 0
     /// Pets per ``AnimalFilter/traits(species:sex:ageMonths:)`` combination.
     private var countsByTraits = [Int](repeating: 0, count: 64)
-    /// The highest `seq` held: rows appended since have higher ones.
+    /// The highest `seq` held, once ``settleLastSeq()`` ran after removals: rows appended since have
+    /// higher ones.
     private(set) var lastSeq: Int64 = 0
+    /// Whether the point of `lastSeq` was removed since.
+    private var lastSeqRemoved = false
     private var cells: [Cell] = []
     /// Per ``GeoCell`` row, the places of its cells in ``cells``, by column.
     private var rows = [[Place]](repeating: [], count: GeoCell.latitudeCells)
@@ -174,7 +177,18 @@ struct PositionIndex: Sendable {
         cells[slot].count(removed.combination, change: -1)
         countsByTraits[Int(removed.combination)] -= 1
         count -= 1
+        if seq == lastSeq { lastSeqRemoved = true }
         return true
+    }
+
+    /// Brings ``lastSeq`` down to the highest `seq` still held when its point was removed, reading
+    /// every point (a millisecond or two for a million). The trap it closes: SQLite gives a new row
+    /// the highest rowid plus one, so once the newest row is deleted its `seq` comes back, below an
+    /// unsettled `lastSeq`, where appends are not looked for.
+    mutating func settleLastSeq() {
+        guard lastSeqRemoved else { return }
+        lastSeqRemoved = false
+        lastSeq = cells.reduce(0) { highest, cell in cell.points.reduce(highest) { max($0, $1.seq) } }
     }
 
     /// Where in its row's list the cell of `column` is, or would be inserted.
@@ -571,9 +585,10 @@ final class PositionIndexCache: Sendable {
         var rows: PetRows?
         if let held, oldestKept == 0 || held.index.lastChange >= oldestKept - 1 {
             index = held.index
-            let appendedAfter = index.lastSeq
             let touched = try Self.applyChanges(db, to: &index)
-            try Self.add(db, rowsAfter: index.lastSeq, to: &index)
+            index.settleLastSeq()
+            let appendedAfter = index.lastSeq
+            try Self.add(db, rowsAfter: appendedAfter, to: &index)
             if var kept = held.rows {
                 kept.replace(Set(touched), with: try Self.pets(db, touched: touched, after: appendedAfter))
                 rows = kept
