@@ -44,7 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(
         "Keep every pet's row in memory beside its position (about 390 bytes a pet).",
-        discussion: "SQLite: a listing whose data version the copy is of reads no row from the file. PostgreSQL: the replica answers listings from its copy for up to the data-version interval after the database last confirmed it, unless the URL sets replica_lag_ms. --no-rows-in-memory reads every page from the database."
+        discussion: "SQLite: a listing whose data version the copy is of reads no row from the file. PostgreSQL: the replica answers listings from its copy for up to the data-version interval (at most a minute; none with 0) after the database last confirmed it. A replica_lag_ms in the PostgreSQL URL takes precedence over both. --no-rows-in-memory reads every page from the database."
     ))
     var rowsInMemory = true
 
