@@ -559,27 +559,51 @@ final class PositionIndexCache: Sendable {
         return (stats?[0] ?? 0, stats?[1] ?? 0)
     }
 
-    /// The index as of `db`'s snapshot (see ``copy(in:)``).
-    func index(in db: Database) throws -> PositionIndex {
-        try held(in: db).index
+    /// `db`'s snapshot is older than the index held: a read that began before another caught the
+    /// index up. A new read transaction sees at least the index's version.
+    struct SnapshotBehind: Error {}
+
+    /// The index as of `db`'s snapshot (see ``copy(in:replacingNewer:)``).
+    func index(in db: Database, replacingNewer: Bool = false) throws -> PositionIndex {
+        try held(in: db, replacingNewer: replacingNewer).index
     }
 
     /// The index with its rows as of `db`'s snapshot; nil when rows are not kept.
-    func copy(in db: Database) throws -> ReplicaCopy? {
-        let held = try held(in: db)
+    /// - Throws: ``SnapshotBehind`` when the index held is newer than the snapshot, unless
+    ///   `replacingNewer` (the database went back: restored from a backup): then this snapshot's
+    ///   index is built and held instead.
+    func copy(in db: Database, replacingNewer: Bool = false) throws -> ReplicaCopy? {
+        let held = try held(in: db, replacingNewer: replacingNewer)
         return held.rows.map { ReplicaCopy(index: held.index, rows: $0) }
     }
+
+    /// The held index and rows when they are of the snapshot whose stats are `pets` and `version`.
+    private func current(_ pets: Int, _ version: Int) -> Held? {
+        latest.withLock { $0 }.flatMap { $0.index.version == version && $0.index.count == pets ? $0 : nil }
+    }
+
+    /// One read at a time catches up or builds; the others wait for it and use what it made (a pool
+    /// reader's thread, not one of the cooperative pool's). Without it every pool reader built its
+    /// own copy of a million rows at once, after a large import.
+    private let work = Mutex(())
 
     /// Catching up moves or drops the points of rows the change log (`pet_change`, written by the
     /// triggers) names since the index's last entry, then adds the rows after its highest `seq`;
     /// kept rows follow the same entries. An index older than the oldest entry kept, or whose count
     /// then disagrees with the maintained one, is rebuilt from every row.
-    private func held(in db: Database) throws -> Held {
+    private func held(in db: Database, replacingNewer: Bool) throws -> Held {
         let (pets, version) = try Self.stats(db)
-        // An index from a newer snapshot than this read's is of no use here (its positions are not this
-        // snapshot's); this read builds its own and leaves the newer one held.
-        let held = latest.withLock { $0 }.flatMap { $0.index.version <= version ? $0 : nil }
-        if let held, held.index.version == version, held.index.count == pets { return held }
+        if let current = current(pets, version) { return current }
+        return try work.withLock { _ in
+            if let current = current(pets, version) { return current }
+            return try catchUp(db, pets: pets, version: version, replacingNewer: replacingNewer)
+        }
+    }
+
+    private func catchUp(_ db: Database, pets: Int, version: Int, replacingNewer: Bool) throws -> Held {
+        let newest = latest.withLock { $0 }
+        if let newest, newest.index.version > version, !replacingNewer { throw SnapshotBehind() }
+        let held = newest.flatMap { $0.index.version <= version ? $0 : nil }
         let oldestKept = try Int64.fetchOne(db.cachedStatement(sql: "SELECT min(id) FROM pet_change")) ?? 0
         var index: PositionIndex
         var rows: PetRows?
@@ -590,23 +614,20 @@ final class PositionIndexCache: Sendable {
             let appendedAfter = index.lastSeq
             try Self.add(db, rowsAfter: appendedAfter, to: &index)
             if var kept = held.rows {
-                kept.replace(Set(touched), with: try Self.pets(db, touched: touched, after: appendedAfter))
-                rows = kept
+                // A row it could not place (an order the database does not have) is built anew below.
+                let placed = kept.replace(Set(touched), with: try Self.pets(db, touched: touched, after: appendedAfter))
+                rows = placed ? kept : nil
             }
         } else {
             (index, rows) = try build(db, version: version)
         }
-        if index.count != pets || (rows.map { $0.count != pets } ?? false) {
+        if index.count != pets || (keepsRows && rows.map { !$0.isConsistent(count: pets) } ?? true) {
             (index, rows) = try build(db, version: version)
         }
         index.restoreTimeOrder()
         index.version = version
         let made = Held(index: index, rows: rows)
-        // Several reads may catch up at once, from different snapshots: the newest index is kept, and
-        // every read checks the version it gets.
-        latest.withLock { held in
-            if (held?.index.version ?? .min) <= made.index.version { held = made }
-        }
+        latest.withLock { $0 = made }
         return made
     }
 

@@ -172,8 +172,10 @@ final class PostgresPositionIndex: Sendable {
                     made = (caughtUp, nil)
                 } else if var rows = held?.rows {
                     let (fetched, _) = try await self.rows(touched.listed, on: connection)
-                    rows.replace(touched.changed, with: fetched.map(\.pet))
-                    if rows.count == stats.pets { made = (caughtUp, rows) }
+                    // A row it could not place, or a count that disagrees: built anew below.
+                    if rows.replace(touched.changed, with: fetched.map(\.pet)), rows.isConsistent(count: stats.pets) {
+                        made = (caughtUp, rows)
+                    }
                 }
             }
             var index: PositionIndex

@@ -30,7 +30,17 @@ final class StoredPet: Sendable {
     /// `<` takes canonically equivalent texts as equal: a cursor a client wrote with a decomposed
     /// accent would land elsewhere than in the database.
     static func precedes(_ time: Double, _ id: String, _ otherTime: Double, _ otherID: String) -> Bool {
-        time != otherTime ? time > otherTime : id.utf8.lexicographicallyPrecedes(otherID.utf8)
+        isNewer(time, than: otherTime) || (isSameTime(time, otherTime) && id.utf8.lexicographicallyPrecedes(otherID.utf8))
+    }
+
+    /// Newest first as PostgreSQL orders `double precision`, NaN (written by hand) above every
+    /// number: with `>` alone NaN is neither before nor after anything, and no order holds.
+    static func isNewer(_ time: Double, than other: Double) -> Bool {
+        time.isNaN ? !other.isNaN : time > other
+    }
+
+    static func isSameTime(_ time: Double, _ other: Double) -> Bool {
+        time == other || (time.isNaN && other.isNaN)
     }
 
     static func precedes(_ a: StoredPet, _ b: StoredPet) -> Bool {
@@ -105,7 +115,9 @@ struct PetRows: Sendable {
         while low < high {
             let mid = (low + high) / 2
             // At or before (time, id): not yet. The id is looked up only on a tie of times.
-            let before = times[mid] != time ? times[mid] > time : bySeq[newestFirst[mid]].map { !StoredPet.precedes(time, id, $0.publishedAt, $0.id) } ?? false
+            let before = !StoredPet.isSameTime(times[mid], time)
+                ? StoredPet.isNewer(times[mid], than: time)
+                : bySeq[newestFirst[mid]].map { !StoredPet.precedes(time, id, $0.publishedAt, $0.id) } ?? false
             if before { low = mid + 1 } else { high = mid }
         }
         return low
@@ -114,10 +126,18 @@ struct PetRows: Sendable {
     /// The place in ``newestFirst`` of the first pet after `cursor`.
     func start(after cursor: AnimalCursor) -> Int { place(after: cursor.publishedAt, cursor.id) }
 
+    /// Whether the rows and the order hold the same `count` pets.
+    func isConsistent(count: Int) -> Bool {
+        bySeq.count == count && newestFirst.count == count
+    }
+
     /// Drops the rows of `touched` (each `seq` a change names) and adds `pets`, their rows as they are
     /// now (a pet that left has none). A few changes are put in place (a search and a move of bytes
-    /// each); many are merged in one pass.
-    mutating func replace(_ touched: Set<Int64>, with pets: [StoredPet]) {
+    /// each); many are merged in one pass. False when a leaving pet was not where its time and id
+    /// say (two rows with one id and time, written by hand): the rows must then be built anew.
+    @discardableResult
+    mutating func replace(_ touched: Set<Int64>, with pets: [StoredPet]) -> Bool {
+        var placed = true
         let leaving = touched.compactMap { bySeq[$0] }
         let arriving = pets.sorted(by: StoredPet.precedes)
         let few = leaving.count + arriving.count <= 64
@@ -127,7 +147,10 @@ struct PetRows: Sendable {
             for pet in leaving {
                 // The last place at or before the pet is the pet itself: (time, id) is unique.
                 let place = place(after: pet.publishedAt, pet.id) - 1
-                guard place >= 0, newestFirst[place] == pet.seq else { continue }
+                guard place >= 0, newestFirst[place] == pet.seq else {
+                    placed = false
+                    continue
+                }
                 newestFirst.remove(at: place)
                 times.remove(at: place)
                 traits.remove(at: place)
@@ -142,7 +165,7 @@ struct PetRows: Sendable {
                 times.insert(pet.publishedAt, at: place)
                 traits.insert(pet.traits, at: place)
             }
-            return
+            return placed
         }
         let gone = Set(leaving.map(\.seq))
         var merged = (seqs: [Int64](), times: [Double](), traits: [UInt8]())
@@ -158,10 +181,10 @@ struct PetRows: Sendable {
         var next = 0
         for place in newestFirst.indices where !gone.contains(newestFirst[place]) {
             let time = times[place]
-            while next < arriving.count, arriving[next].publishedAt >= time {
+            while next < arriving.count, !StoredPet.isNewer(time, than: arriving[next].publishedAt) {
                 let pet = arriving[next]
                 // On a tie of times the ids decide; the held pet's id is looked up only then.
-                if pet.publishedAt == time, let held = bySeq[newestFirst[place]], !StoredPet.precedes(pet, held) { break }
+                if StoredPet.isSameTime(pet.publishedAt, time), let held = bySeq[newestFirst[place]], !StoredPet.precedes(pet, held) { break }
                 append(pet.seq, pet.publishedAt, pet.traits)
                 next += 1
             }
@@ -169,6 +192,7 @@ struct PetRows: Sendable {
         }
         for pet in arriving[next...] { append(pet.seq, pet.publishedAt, pet.traits) }
         (newestFirst, times, traits) = merged
+        return placed
     }
 }
 

@@ -17,7 +17,7 @@ public struct SQLiteAnimalStore: AnimalStore {
     public let path: String
 
     /// Opens (creating and migrating if needed) the database at `path`. With `rowsInMemory` the store
-    /// keeps every pet's row beside its position (``ReplicaCopy``, about 390 bytes a pet) and answers
+    /// keeps every pet's row beside its position (``ReplicaCopy``, about 420 bytes a pet) and answers
     /// a listing whose snapshot the copy is of without reading a row from the file; the server does.
     public init(path: String, rowsInMemory: Bool = false) throws {
         positions = PositionIndexCache(keepsRows: rowsInMemory)
@@ -262,32 +262,45 @@ public struct SQLiteAnimalStore: AnimalStore {
         // On a request's own thread no deep page, no filter checked row by row along the table, no
         // index to catch up or build (a second or two for a million pets): they hold it for long.
         let quickAllowed = query.offset <= Self.quickOffsetLimit && (query.center != nil || query.filter.keepsAll)
-        return try await read(quickAllowed: quickAllowed) { [positions] db, quick in
-            let (pets, version) = try PositionIndexCache.stats(db)
-            // The copy of this very snapshot, when rows are kept: no row to read. Brought up to date
-            // by the pool's readers only, as the index is.
-            // On a request's own thread only what is quick there from memory too: a filtered listing
-            // without coordinates walks a byte per pet, a millisecond for a million.
-            if positions.keepsRows {
-                if !quick, let copy = try positions.copy(in: db) { return try copy.snapshot(matching: query) }
-                if quickAllowed, let copy = positions.currentCopy(pets: pets, version: version) { return try copy.snapshot(matching: query) }
-                throw SQLiteReadConnections.LeaveToPool()
+        do {
+            return try await read(quickAllowed: quickAllowed) { db, quick in
+                try answer(query, in: db, quick: quick, quickAllowed: quickAllowed, replacingNewer: false)
             }
-            func index() throws -> PositionIndex {
-                guard quick else { return try positions.index(in: db) }
-                guard let index = positions.current(pets: pets, version: version) else { throw SQLiteReadConnections.LeaveToPool() }
-                return index
-            }
-            let page = if let center = query.center {
-                try Self.nearby(db, center: center, query: query, index: index(), quick: quick)
-            } else if query.filter.keepsAll {
-                try Self.newest(db, query: query, totalCount: pets)
-            } else {
-                // Counted by the index's tally per species, sex and age band, not by reading the table.
-                try Self.newest(db, query: query, totalCount: index().count(mask: query.filter.traitMask))
-            }
-            return AnimalSnapshot(page: page, dataVersion: version)
+        } catch is PositionIndexCache.SnapshotBehind {
+            // The read began before another caught the index up: once more, in a new transaction,
+            // which sees at least that version (or the database went back, and its index is built).
+            return try await pool.read { db in try answer(query, in: db, quick: false, quickAllowed: quickAllowed, replacingNewer: true) }
         }
+    }
+
+    /// The snapshot of `query` in `db`'s read transaction: on a request's own thread when `quick`,
+    /// where only what is known to be short runs (the index or copy of this very snapshot, no deep
+    /// page, no filter checked row by row); in a pool reader otherwise, where the index and the rows
+    /// are caught up or built.
+    private func answer(
+        _ query: AnimalQuery, in db: Database, quick: Bool, quickAllowed: Bool, replacingNewer: Bool
+    ) throws -> AnimalSnapshot {
+        let (pets, version) = try PositionIndexCache.stats(db)
+        // With rows kept, every page comes from the copy of this very snapshot: no row is read.
+        if positions.keepsRows {
+            if !quick, let copy = try positions.copy(in: db, replacingNewer: replacingNewer) { return try copy.snapshot(matching: query) }
+            if quickAllowed, let copy = positions.currentCopy(pets: pets, version: version) { return try copy.snapshot(matching: query) }
+            throw SQLiteReadConnections.LeaveToPool()
+        }
+        func index() throws -> PositionIndex {
+            guard quick else { return try positions.index(in: db, replacingNewer: replacingNewer) }
+            guard let index = positions.current(pets: pets, version: version) else { throw SQLiteReadConnections.LeaveToPool() }
+            return index
+        }
+        let page = if let center = query.center {
+            try Self.nearby(db, center: center, query: query, index: index(), quick: quick)
+        } else if query.filter.keepsAll {
+            try Self.newest(db, query: query, totalCount: pets)
+        } else {
+            // Counted by the index's tally per species, sex and age band, not by reading the table.
+            try Self.newest(db, query: query, totalCount: index().count(mask: query.filter.traitMask))
+        }
+        return AnimalSnapshot(page: page, dataVersion: version)
     }
 
     /// The deepest page offset read on a request's own thread: skipping rows up to it takes a

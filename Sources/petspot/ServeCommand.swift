@@ -43,7 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
     var dataVersionIntervalMs = Int(PetServerConfiguration.defaultDataVersionInterval.components.seconds * 1000)
 
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(
-        "Keep every pet's row in memory beside its position (about 390 bytes a pet).",
+        "Keep every pet's row in memory beside its position (about 420 bytes a pet).",
         discussion: "SQLite: a listing whose data version the copy is of reads no row from the file. PostgreSQL: the replica answers listings from its copy for up to the data-version interval (at most a minute; none with 0) after the database last confirmed it. A replica_lag_ms in the PostgreSQL URL takes precedence over both. --no-rows-in-memory reads every page from the database."
     ))
     var rowsInMemory = true

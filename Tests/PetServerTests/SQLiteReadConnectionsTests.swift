@@ -143,6 +143,35 @@ import Testing
         #expect(try read { try cache.current(in: $0) }?.count == 2)
     }
 
+    @Test func givenACopyCaughtUpByANewerRead_whenAnOlderSnapshotAsks_thenItMustReadAgainAndNothingIsBuilt() async throws {
+        let path = AnimalFixtures.temporaryDatabasePath()
+        let store = try SQLiteAnimalStore(path: path)
+        try await store.insert([try AnimalFixtures.animal("a", lat: 52.23, lon: 21.01)])
+        let older = try DatabaseQueue(path: path)
+        let newer = try DatabaseQueue(path: path)
+        let cache = PositionIndexCache(keepsRows: true)
+        _ = try await newer.read { try cache.copy(in: $0) }
+        let writer = try DatabaseQueue(path: path)
+        try older.inDatabase { db in
+            // A read transaction whose snapshot is taken now, before the next write.
+            try db.execute(sql: "BEGIN")
+            _ = try PositionIndexCache.stats(db)
+            try writer.write { db in
+                try db.execute(sql: """
+                    INSERT INTO pet (id, name, species, breed, sex, age_months, description, shelter_name, shelter_city, lat, lon, published_at)
+                    VALUES ('b', 'Bo', 'dog', 'Mixed Breed', 'male', 12, 'A dog.', 'Shelter', 'Warsaw', 52.24, 21.01, 1700000000)
+                    """)
+            }
+            #expect(try newer.read { try cache.copy(in: $0) }?.rows.count == 2)
+            #expect(throws: PositionIndexCache.SnapshotBehind.self) { try cache.copy(in: db) }
+            #expect(cache.fullBuilds == 1)
+            // A database that went back (restored from a backup): its snapshot's copy is built and held.
+            #expect(try cache.copy(in: db, replacingNewer: true)?.rows.count == 1)
+            #expect(cache.fullBuilds == 2)
+            try db.execute(sql: "COMMIT")
+        }
+    }
+
     @Test func givenAStore_whenPagesFiltersAndNearbyQueriesAreAsked_thenOnlyCheapReadsRunOnTheCallingThread() async throws {
         let store = try await AnimalFixtures.sqliteStore([
             try AnimalFixtures.animal("a", lat: 52.23, lon: 21.01), try AnimalFixtures.animal("b", lat: 52.24, lon: 21.01),
