@@ -74,6 +74,18 @@ import Testing
         #expect(StoredPet.precedes(2, "z", 1, "a"))  // newer first, whatever the id
     }
 
+    @Test func givenATimeOfNaN_whenOrdered_thenItComesFirstAsInPostgreSQLAndChangesStillFindTheirPlace() throws {
+        #expect(StoredPet.precedes(.nan, "b", 5, "a"))
+        #expect(!StoredPet.precedes(5, "a", .nan, "b"))
+        #expect(StoredPet.precedes(.nan, "a", .nan, "b"))
+        var rows = PetRows(try [Self.pet(1, "a", time: 5), Self.pet(2, "b", time: .nan), Self.pet(3, "c", time: 7)])
+        #expect(Self.ids(rows) == ["b", "c", "a"])
+        let placed = rows.replace([2], with: [try Self.pet(2, "b", time: 6)])
+        #expect(placed)
+        #expect(Self.ids(rows) == ["c", "b", "a"])
+        #expect(rows.isConsistent(count: 3))
+    }
+
     @Test func givenTiedTimes_whenACursorPointsBetweenThem_thenTheListingContinuesRightAfterIt() throws {
         let rows = PetRows(try [
             Self.pet(1, "a", time: 20), Self.pet(2, "b", time: 10), Self.pet(3, "c", time: 10), Self.pet(4, "d", time: 5),
