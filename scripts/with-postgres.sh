@@ -77,9 +77,11 @@ port=""
 for _ in $(seq 1 20); do
     candidate=$((20000 + RANDOM % 40000))
     port_in_use "$candidate" && continue
-    # A throwaway cluster: durability settings off for speed.
+    # A throwaway cluster: durability settings off for speed. The tests open dozens of stores at once,
+    # each with a pool of its own: at the default 100 connections the last slots, kept for
+    # superusers, refused the role a test had just made ("remaining connection slots are reserved").
     options="-c listen_addresses=127.0.0.1 -c port=$candidate -c unix_socket_directories=$workdir/socket \
--c fsync=off -c synchronous_commit=off -c full_page_writes=off ${PETSPOT_POSTGRES_SETTINGS:-}"
+-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 ${PETSPOT_POSTGRES_SETTINGS:-}"
     if "${as_owner[@]}" "$bindir/pg_ctl" -D "$workdir/data" -l "$workdir/server.log" -w -t 60 start -o "$options" \
         >/dev/null 2>&1; then
         port="$candidate"
