@@ -62,6 +62,22 @@ struct PostgresReplicaCopyTests {
         }
     }
 
+    @Test func givenAReadThatBeganBeforeThisReplicasWriteEnded_whenItConfirmsAfterIt_thenTheCopyStillAsksTheDatabase() async throws {
+        try await withCopy(lag: .seconds(60)) { store in
+            _ = try await store.animals(matching: warsaw)
+            let positions = try #require(store.positions)
+            let copy = try #require(positions.latest)
+            let readBegan = positions.now()
+            clock.advance(by: .milliseconds(1))
+            positions.noteOwnWrite()  // a write that ended after that read began
+            positions.confirm(copy, readBegan: readBegan)  // the read's answer comes in after the write
+            #expect(positions.fresh() == nil)
+            clock.advance(by: .milliseconds(1))
+            positions.confirm(copy, readBegan: positions.now())  // a read that began after the write
+            #expect(positions.fresh() != nil)
+        }
+    }
+
     @Test func givenACopyConfirmed_whenTheDatabaseCannotBeReadPastTheLag_thenReadsFailInsteadOfAnsweringFromMemory() async throws {
         try await withCopy { store in
             #expect(try await store.animals(matching: warsaw).totalCount == 2)
