@@ -537,17 +537,14 @@ final class PositionIndexCache: Sendable {
 
     /// The index held when it is of the snapshot whose ``stats(_:)`` are `pets` and `version`.
     func current(pets: Int, version: Int) -> PositionIndex? {
-        latest.withLock { $0 }.flatMap { $0.index.version == version && $0.index.count == pets ? $0.index : nil }
+        current(pets, version)?.index
     }
 
     /// The copy held when it is of the snapshot whose ``stats(_:)`` are `pets` and `version`.
     func currentCopy(pets: Int, version: Int) -> ReplicaCopy? {
-        let copy = latest.withLock { held -> ReplicaCopy? in
-            guard let held, held.index.version == version, held.index.count == pets, let rows = held.rows else { return nil }
-            return ReplicaCopy(index: held.index, rows: rows)
-        }
-        if copy != nil { copyAnswers.add(1, ordering: .relaxed) }
-        return copy
+        guard let held = current(pets, version), let rows = held.rows else { return nil }
+        copyAnswers.add(1, ordering: .relaxed)
+        return ReplicaCopy(index: held.index, rows: rows)
     }
 
     /// How many reads ``currentCopy(pets:version:)`` answered: for tests.
