@@ -1,3 +1,5 @@
+import AsyncSupport
+
 /// A system permission prompt (alert or sheet) of the simulated iPhone: it appears when a request
 /// needs the person's answer and stays up until ``answer(_:)``. Every request made while it is up
 /// waits for the same answer, as iOS shows one prompt at a time.
@@ -9,7 +11,8 @@ public final class SimulatedPermissionPrompt<Answer: Sendable> {
     public private(set) var timesShown = 0
 
     private var answerWaiters: [AsyncStream<Answer>.Continuation] = []
-    private var shownWaiters: [AsyncStream<Void>.Continuation] = []
+    /// Tests waiting for the prompt to show, or for requests to wait on it.
+    private let stateWaiters = ConditionWaiters()
     /// Told when the prompt appears or goes; a device replaces it to show the prompt as its alert.
     var visibilityChanged: @MainActor (Bool) -> Void
 
@@ -28,12 +31,8 @@ public final class SimulatedPermissionPrompt<Answer: Sendable> {
             isVisible = true
             timesShown += 1
             visibilityChanged(true)
-            for waiter in shownWaiters {
-                waiter.yield()
-                waiter.finish()
-            }
-            shownWaiters.removeAll()
         }
+        stateWaiters.changed()
         for await answer in answers { return answer }
         return nil
     }
@@ -67,9 +66,11 @@ public final class SimulatedPermissionPrompt<Answer: Sendable> {
 
     /// Returns once the prompt is on screen (at once if it already is); no time involved.
     public func waitUntilShown() async {
-        if isVisible { return }
-        let (shown, continuation) = AsyncStream<Void>.makeStream()
-        shownWaiters.append(continuation)
-        for await _ in shown { return }
+        await stateWaiters.wait { [unowned self] in isVisible }
+    }
+
+    /// Returns once `count` requests wait for the prompt's answer (at once if they already do).
+    public func waitUntilRequestsWait(_ count: Int) async {
+        await stateWaiters.wait { [unowned self] in answerWaiters.count >= count }
     }
 }

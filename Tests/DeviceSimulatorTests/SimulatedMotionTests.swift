@@ -38,7 +38,7 @@ import Testing
         async let first = try await motion.queryActivity(from: window.start, to: window.end)
         await motion.prompt.waitUntilShown()
         async let second = try await motion.queryActivity(from: window.start, to: window.end)
-        await Task.yield()
+        await motion.prompt.waitUntilRequestsWait(2)
         motion.prompt.answer(.allow)
         #expect(try await first == 3)
         #expect(try await second == 3)
