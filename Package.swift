@@ -114,7 +114,7 @@ let package = Package(
         .target(
             name: "AppiumSimulator",
             dependencies: [
-                "ScenarioRunner", "PetSpotDomain", "DeviceSimulator", "Localization", "StartupFeature", logging,
+                "ScenarioRunner", "AsyncSupport", "PetSpotDomain", "DeviceSimulator", "Localization", "StartupFeature", logging,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -211,7 +211,7 @@ let package = Package(
         .testTarget(
             name: "AppiumSimulatorTests",
             dependencies: [
-                "AppiumSimulator", "PetServer", "AsyncSupport", "StartupFeature", logging,
+                "AppiumSimulator", "PetServer", "AsyncSupport", "ScenarioRunner", "StartupFeature", logging,
             ],
             swiftSettings: swiftSettings
         ),

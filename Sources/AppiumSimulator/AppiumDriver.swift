@@ -140,7 +140,7 @@ public final class AppiumDriver {
         if capabilities.autoLaunch {
             do {
                 _ = try await serialized { () throws(WebDriverError) -> Bool in
-                    try await session.act(Scenario.Action.launch)
+                    try await session.launch()
                     return true
                 }
             } catch {

@@ -156,7 +156,7 @@ extension Session {
         switch run.appProcess {
         case .notRunning:
             run.leaveSettings()
-            try await act(.launch)
+            try await launch()
         case .background:
             run.leaveSettings()
             try await act(.foreground)

@@ -1,3 +1,4 @@
+import AsyncSupport
 import DeviceSimulator
 import Foundation
 import PetSpotDomain
@@ -34,6 +35,23 @@ final class Session {
             throw WebDriverError("element not interactable", error.description)
         }
     }
+
+    /// Launches the app and returns once its launch has settled, as WebDriverAgent waits for a launched
+    /// app to be idle: the permission read, the popup or iOS's alert up if either is to show, the first
+    /// listing asked for (docs/e2e.md says what a client may then rely on).
+    func launch() async throws(WebDriverError) {
+        try await act(.launch)
+        // On the wall clock, whatever the phone's clock: this waits for the process's own work, which
+        // takes real time while the phone's stands still (nothing that falls due can come between).
+        let deadline = Deadline(after: Self.launchSettleLimit, on: ContinuousClock())
+        guard await run.waitUntilLaunchSettled(orUntil: deadline) else {
+            let pending = run.launchPending ?? "nothing"
+            throw WebDriverError("unknown error", "the app's launch did not settle within \(Self.launchSettleLimit): still waiting for \(pending)")
+        }
+    }
+
+    /// How long a launch may take to settle before the command fails.
+    static let launchSettleLimit: Duration = .seconds(30)
 
     func setTimeouts(_ request: JSONValue) throws(WebDriverError) -> JSONValue {
         for key in ["implicit", "pageLoad", "script"] {

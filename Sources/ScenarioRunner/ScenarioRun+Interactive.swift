@@ -1,4 +1,5 @@
 import AppFeature
+import AsyncSupport
 import DeviceSimulator
 import Foundation
 import Localization
@@ -69,6 +70,45 @@ extension ScenarioRun {
             throw StepRefused(description: "the simulated iPhone does not answer '\(label)' on this alert")
         }
         try await act(.answerSystemAlert(choice))
+    }
+
+    /// What the app's last launch still waits for before it has done all it can by itself, or nil once
+    /// it has. A launch is settled when the app has read the location permission (`permissionChecked`:
+    /// the popup shows, if it is to), iOS has taken up any permission request the app made (its alert
+    /// is up, or it ignored the request), and the first listing is asked for: a query started, or the
+    /// fix the query waits for asked of the phone. What follows needs the network, the GPS, time or the
+    /// person. Read from the event log and the phone's own log since the last `appLaunched`.
+    public var launchPending: String? {
+        guard let launched = lines.lastIndex(where: { $0.source == .device && $0.event == "appLaunched" }),
+            let deviceLaunched = device.log.lastIndex(where: { $0.event == .appLaunched })
+        else { return "the app to launch" }
+        let app = Set(lines[launched...].lazy.filter { $0.source == .app }.map(\.event))
+        let phone = device.log[deviceLaunched...].map(\.event)
+        if !app.contains("permissionChecked") {
+            return "the app to read its location permission"
+        }
+        if app.contains("permissionRequested"),
+            !phone.contains(where: { if case .systemAlertShown = $0 { true } else if case .requestIgnored = $0 { true } else { false } })
+        {
+            return "iOS to take up the app's permission request"
+        }
+        let fixRequested =
+            app.contains("locationRequested")
+            && phone.contains(where: { if case .locationRequestStarted = $0 { true } else if case .liveUpdatesStarted = $0 { true } else { false } })
+        if !app.contains("queryStarted"), !fixRequested {
+            return "the app to ask for its first listing"
+        }
+        return nil
+    }
+
+    /// Returns true once the last launch has settled (``launchPending``), then lets the app settle;
+    /// false if `deadline` came first. The run's own steps are taken on one executor, but the app's
+    /// work hops to others (the location bridge is an actor) that other work in the process may keep
+    /// busy: this waits for what the app did, never for a number of turns.
+    public func waitUntilLaunchSettled(orUntil deadline: Deadline) async -> Bool {
+        let settled = await stateWaiters.wait(until: { [unowned self] in launchPending == nil }, orUntil: deadline)
+        await settle()
+        return settled
     }
 
     /// What the person sees of the app now: its screen and iOS's alert, or nothing of it when it is

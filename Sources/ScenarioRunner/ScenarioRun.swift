@@ -43,6 +43,8 @@ public final class ScenarioRun {
     private let ledger = InMemoryPermissionLedger()
     private(set) var lines: [LogLine] = []
     private var deviceEventCount = 0
+    /// Waits for conditions over the log and the phone; told of every line and every device event.
+    let stateWaiters = ConditionWaiters()
     /// Scene changes not yet told to the app (never told from inside a device callback).
     private var pendingPhases: [AppScenePhase] = []
     /// The failure a location request ended with, since the app last asked for one.
@@ -145,6 +147,7 @@ public final class ScenarioRun {
 
     private func log(_ source: LogLine.Source, _ event: String, _ fields: [(String, LogLine.Value)] = []) {
         lines.append(LogLine(atMs: atMs, source: source, event: event, fields: fields))
+        stateWaiters.changed()
     }
 }
 
@@ -234,6 +237,8 @@ extension ScenarioRun {
     /// Turns what the simulated iPhone did into log lines (and tells the app about scene changes).
     private func deviceRecorded(_ entry: DeviceLogEntry) {
         deviceEventCount += 1
+        // Also for the entries that make no line (a location request reaching the phone).
+        defer { stateWaiters.changed() }
         switch entry.event {
         case .appLaunched: log(.device, "appLaunched")
         case .appTerminated: log(.device, "appTerminated")

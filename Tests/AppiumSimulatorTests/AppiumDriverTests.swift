@@ -3,6 +3,7 @@ import AsyncSupport
 import Foundation
 import PetServer
 import Logging
+import ScenarioRunner
 import StartupFeature
 import Testing
 
@@ -210,6 +211,44 @@ struct AppiumDriverTests {
             #expect(accepted.status == 200)
             let summary = await text(driver, id, AccessibilityIdentifiers.AnimalList.summary, clock: clock) { $0.hasSuffix("near you") }
             #expect(summary?.hasSuffix("near you") == true, "\(String(describing: summary))")
+        }
+    }
+
+    /// Every bundled scenario that opens with a launch alone at its first moment, started as a session
+    /// with its phone and network: when `POST /session` answers, what that moment of its expected log
+    /// shows is on screen without any wait — iOS's alert, the popup — and the first listing is asked for.
+    @Test(arguments: [17, 18, 26])
+    func givenEachBundledLaunch_whenTheSessionStarts_thenItsFirstMomentIsOnScreen(iosVersion: Int) async throws {
+        try await withDriver { driver, _ in
+            var launches = 0
+            for file in BundledScenarios.files {
+                let scenario = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: file))
+                let steps = scenario["steps"]?.array ?? []
+                guard steps.first?["action"] == .string("launch"), steps.first?["atMs"] == .number(0),
+                    steps.count < 2 || (steps[1]["atMs"]?.number ?? 0) > 0
+                else { continue }
+                let expected = try String(contentsOf: file.deletingPathExtension().appendingPathExtension("expected.jsonl"), encoding: .utf8)
+                let atLaunch = expected.split(separator: "\n").filter { $0.hasPrefix(#"{"atMs":0,"#) }
+                var device = scenario["device"]?.object ?? [:]
+                if device["iosVersion"] == nil { device["iosVersion"] = .number(Double(iosVersion)) }
+                var extra: [String: JSONValue] = ["petspot:device": .object(device)]
+                if let network = scenario["network"] { extra["petspot:network"] = network }
+                let reply = await send(driver, "POST", "/session", capabilities(extra))
+                let id = try #require(reply.body["value"]?["sessionId"]?.string, "\(file.lastPathComponent): \(reply.body)")
+
+                let name = file.lastPathComponent
+                let alert = await send(driver, "GET", "/session/\(id)/alert/text")
+                #expect((alert.status == 200) == atLaunch.contains { $0.contains(#""event":"systemAlertShown""#) }, "\(name): \(alert.body)")
+                let popup = await find(driver, id, AccessibilityIdentifiers.PermissionPopup.popup)
+                #expect((popup.status == 200) == atLaunch.contains { $0.contains(#""event":"customPopupShown""#) }, "\(name): \(popup.body)")
+                let log = await send(driver, "POST", "/session/\(id)/execute/sync", .object(["script": .string("petspot: eventLog"), "args": .array([])]))
+                let events = (log.body["value"]?.array ?? []).compactMap(\.string)
+                #expect(events.contains { $0.contains("permissionChecked") }, "\(name): \(events)")
+                #expect(events.contains { $0.contains("queryStarted") || $0.contains("locationRequested") }, "\(name): \(events)")
+                #expect(await send(driver, "DELETE", "/session/\(id)").status == 200)
+                launches += 1
+            }
+            #expect(launches >= 30)
         }
     }
 
