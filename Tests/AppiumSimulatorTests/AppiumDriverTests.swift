@@ -63,8 +63,10 @@ struct AppiumDriverTests {
     }
 
     /// The text of the element named `id` once it satisfies `condition`, moving the phone's clock on by
-    /// half a second before each look, at most `looks` times. The app's work between two looks may hop
-    /// across executors that other tests keep busy: a condition on time, never on how fast a CPU is.
+    /// half a second before each look, at most `looks` times. The trap: what the app does between two
+    /// looks hops to the location bridge's actor, which other tests may keep waiting, and the clock does
+    /// not wait for it; the fix and the timeout it races are both armed by that actor, so a late hop
+    /// delays both, but a fix still queued when the clock passes the timeout can lose to it.
     private func text(
         _ driver: AppiumDriver, _ session: String, _ id: String, clock: VirtualClock, looks: Int = 40,
         until condition: (String) -> Bool
