@@ -205,7 +205,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ScenarioRunnerTests",
-            dependencies: ["ScenarioRunner", "PetSpotDomain", "PetAPI", "StartupFeature", "Localization"],
+            dependencies: ["ScenarioRunner", "AsyncSupport", "PetSpotDomain", "PetAPI", "StartupFeature", "Localization"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -46,7 +46,7 @@ final class Session {
         let deadline = Deadline(after: Self.launchSettleLimit, on: ContinuousClock())
         guard await run.waitUntilLaunchSettled(orUntil: deadline) else {
             let pending = run.launchPending ?? "nothing"
-            throw WebDriverError("unknown error", "the app's launch did not settle within \(Self.launchSettleLimit): still waiting for \(pending)")
+            throw WebDriverError("unknown error", "the app's launch did not settle within \(Self.launchSettleLimit.components.seconds) s: still waiting for \(pending)")
         }
     }
 

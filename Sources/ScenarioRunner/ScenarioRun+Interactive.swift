@@ -77,25 +77,19 @@ extension ScenarioRun {
     /// the popup shows, if it is to), iOS has taken up any permission request the app made (its alert
     /// is up, or it ignored the request), and the first listing is asked for: a query started, or the
     /// fix the query waits for asked of the phone. What follows needs the network, the GPS, time or the
-    /// person. Read from the event log and the phone's own log since the last `appLaunched`.
+    /// person. Read from the event log, and from what the phone logged, since the last `appLaunched`.
     public var launchPending: String? {
-        guard let launched = lines.lastIndex(where: { $0.source == .device && $0.event == "appLaunched" }),
-            let deviceLaunched = device.log.lastIndex(where: { $0.event == .appLaunched })
-        else { return "the app to launch" }
+        guard let launched = lines.lastIndex(where: { $0.source == .device && $0.event == "appLaunched" }) else {
+            return "the app to launch"
+        }
         let app = Set(lines[launched...].lazy.filter { $0.source == .app }.map(\.event))
-        let phone = device.log[deviceLaunched...].map(\.event)
         if !app.contains("permissionChecked") {
             return "the app to read its location permission"
         }
-        if app.contains("permissionRequested"),
-            !phone.contains(where: { if case .systemAlertShown = $0 { true } else if case .requestIgnored = $0 { true } else { false } })
-        {
+        if app.contains("permissionRequested"), !phoneTookPermissionRequest {
             return "iOS to take up the app's permission request"
         }
-        let fixRequested =
-            app.contains("locationRequested")
-            && phone.contains(where: { if case .locationRequestStarted = $0 { true } else if case .liveUpdatesStarted = $0 { true } else { false } })
-        if !app.contains("queryStarted"), !fixRequested {
+        if !app.contains("queryStarted"), !(app.contains("locationRequested") && phoneTookFixRequest) {
             return "the app to ask for its first listing"
         }
         return nil

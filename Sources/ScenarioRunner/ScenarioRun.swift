@@ -45,6 +45,11 @@ public final class ScenarioRun {
     private var deviceEventCount = 0
     /// Waits for conditions over the log and the phone; told of every line and every device event.
     let stateWaiters = ConditionWaiters()
+    /// What the phone has taken up of the app's requests since its last launch (``launchPending``).
+    /// Kept as the entries arrive: reading `device.log` would run the phone's due work, which a
+    /// condition checked inside a device callback must never do.
+    private(set) var phoneTookPermissionRequest = false
+    private(set) var phoneTookFixRequest = false
     /// Scene changes not yet told to the app (never told from inside a device callback).
     private var pendingPhases: [AppScenePhase] = []
     /// The failure a location request ended with, since the app last asked for one.
@@ -239,6 +244,12 @@ extension ScenarioRun {
         deviceEventCount += 1
         // Also for the entries that make no line (a location request reaching the phone).
         defer { stateWaiters.changed() }
+        switch entry.event {
+        case .appLaunched: (phoneTookPermissionRequest, phoneTookFixRequest) = (false, false)
+        case .systemAlertShown, .requestIgnored: phoneTookPermissionRequest = true
+        case .locationRequestStarted, .liveUpdatesStarted: phoneTookFixRequest = true
+        default: break
+        }
         switch entry.event {
         case .appLaunched: log(.device, "appLaunched")
         case .appTerminated: log(.device, "appTerminated")
