@@ -13,26 +13,28 @@ public final class ConditionWaiters {
     /// Returns once `condition` holds: at once, or after the ``changed()`` that makes it true; also
     /// returns (with `condition` still false) when the waiting task is cancelled.
     public func wait(until condition: @escaping @MainActor () -> Bool) async {
-        if condition() { return }
-        let ticket = waiters.join()
-        conditions[ticket] = condition
-        await waiters.wait(ticket, cancelled: ())
-        conditions[ticket] = nil
+        _ = await wait(until: condition, deadline: nil)
     }
 
     /// Waits as ``wait(until:)`` does, and no later than `deadline` (fixed by the caller when its
     /// wait began); returns whether `condition` holds at the end.
     public func wait(until condition: @escaping @MainActor () -> Bool, orUntil deadline: Deadline) async -> Bool {
+        await wait(until: condition, deadline: deadline)
+    }
+
+    private func wait(until condition: @escaping @MainActor () -> Bool, deadline: Deadline?) async -> Bool {
         if condition() { return true }
         let ticket = waiters.join()
         conditions[ticket] = condition
-        let timer = Task { [waiters] in
-            // Cancelled once the wait is over: resuming a ticket that has its value does nothing.
-            try? await deadline.wait()
-            waiters.resume(ticket, returning: ())
+        let timer = deadline.map { deadline in
+            Task { [waiters] in
+                // Cancelled once the wait is over: resuming a ticket that has its value does nothing.
+                try? await deadline.wait()
+                waiters.resume(ticket, returning: ())
+            }
         }
         await waiters.wait(ticket, cancelled: ())
-        timer.cancel()
+        timer?.cancel()
         conditions[ticket] = nil
         return condition()
     }
