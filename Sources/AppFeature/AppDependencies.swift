@@ -9,8 +9,7 @@ import StartupFeature
 
 /// Everything the app needs from outside itself, in one value.
 ///
-/// It comes in three forms: live (the iOS app: CoreLocation, CoreMotion, HealthKit, URLSession,
-/// UserDefaults), simulated (the simulated iPhone of the scenario runner and the demo) and test
+/// It comes in three forms: live (the iOS app: CoreLocation, URLSession, UserDefaults), simulated (the simulated iPhone of the scenario runner and the demo) and test
 /// (whose members fail the test unless it sets them). ``AppModel/build(_:)`` is the one place the
 /// app is put together from it.
 @MainActor
@@ -20,8 +19,10 @@ public struct AppDependencies {
     /// iOS 18 and later: service sessions and live updates, through which the app then asks instead of
     /// the manager's request calls. Nil on iOS 17.
     public var locationSessions: (any LocationServiceSessions)?
-    public var motion: any MotionAuthorizing
-    public var health: any HealthAuthorizing
+    /// Motion & Fitness; nil in an app with no feature that uses it.
+    public var motion: (any MotionAuthorizing)?
+    /// HealthKit; nil in an app with no feature that uses it.
+    public var health: (any HealthAuthorizing)?
     /// Where the listing comes from.
     public var pets: any AnimalRepositoryProtocol
     /// Opens the app's page in Settings, for both screens.
@@ -44,8 +45,8 @@ public struct AppDependencies {
     public init(
         locationManager: any LocationManaging,
         locationSessions: (any LocationServiceSessions)? = nil,
-        motion: any MotionAuthorizing,
-        health: any HealthAuthorizing,
+        motion: (any MotionAuthorizing)? = nil,
+        health: (any HealthAuthorizing)? = nil,
         pets: any AnimalRepositoryProtocol,
         settingsOpener: SettingsOpener,
         ledger: any PermissionLedger,

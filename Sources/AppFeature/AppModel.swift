@@ -173,6 +173,7 @@ public final class AppModel {
         case .showPermissionsScreen:
             let screen = PermissionsScreenModel(
                 manager: permissions,
+                permissions: permissions.permissions,
                 offersAlwaysLocation: offersAlwaysLocation,
                 localizer: startup.localizer,
                 onComplete: { [weak self] in self?.closePermissions() }

@@ -48,8 +48,10 @@ public final class PermissionManager {
     @ObservationIgnored public var onLocationStatusChange: (@MainActor (LocationPermissionStatus) -> Void)?
 
     @ObservationIgnored private let locationService: LocationService
-    @ObservationIgnored private let motion: any MotionAuthorizing
-    @ObservationIgnored private let healthStore: any HealthAuthorizing
+    /// Nil in an app with no feature that uses Motion: its permission then reads unavailable.
+    @ObservationIgnored private let motion: (any MotionAuthorizing)?
+    /// Nil in an app with no feature that uses Health: its permission then reads unavailable.
+    @ObservationIgnored private let healthStore: (any HealthAuthorizing)?
     @ObservationIgnored private let infoPlist: PropertyList
     @ObservationIgnored private let ledger: any PermissionLedger
     @ObservationIgnored private let settingsOpener: SettingsOpener
@@ -64,13 +66,15 @@ public final class PermissionManager {
 
     /// - Parameters:
     ///   - locationService: the app's one location bridge, shared with the startup screen.
+    ///   - motion: Motion & Fitness, or nil in an app that does not use it (it links no CoreMotion).
+    ///   - health: HealthKit, or nil in an app that does not use it (it links no HealthKit).
     ///   - infoPlist: the app's Info.plist (`PropertyList(infoDictionary: Bundle.main.infoDictionary)`).
     ///   - ledger: remembers the once-per-install Always request.
     ///   - clock: measures the bounded Motion and HealthKit waits (the location service's clock).
     public init(
         locationService: LocationService,
-        motion: any MotionAuthorizing,
-        health: any HealthAuthorizing,
+        motion: (any MotionAuthorizing)?,
+        health: (any HealthAuthorizing)?,
         infoPlist: PropertyList,
         ledger: any PermissionLedger,
         settingsOpener: SettingsOpener,
@@ -86,8 +90,9 @@ public final class PermissionManager {
         self.clock = clock
         self.configuration = configuration
         locationStatus = locationService.currentAuthorizationStatus
-        motionStatus = motion.authorizationStatus
-        isMotionAvailable = motion.isActivityAvailable
+        motionStatus = motion?.authorizationStatus ?? .notDetermined
+        isMotionAvailable = motion?.isActivityAvailable ?? false
+        if health == nil { self.health = HealthAuthorization(isAvailable: false, writeStatus: [:], requestStatus: .unknown) }
         published = Dictionary(uniqueKeysWithValues: Permission.allCases.map { ($0, state(for: $0)) })
         statusTask = Task { [weak self, locationService] in
             let updates = await locationService.authorizationStatusUpdates()
@@ -100,6 +105,18 @@ public final class PermissionManager {
 
     deinit {
         statusTask?.cancel()
+    }
+
+    /// The permissions this app has a feature for: location always, Motion and Health when the app
+    /// was given their adapters. Its permissions screen shows these and no other.
+    public var permissions: [Permission] {
+        Permission.allCases.filter { permission in
+            switch permission {
+            case .location: true
+            case .motion: motion != nil
+            case .healthKit: healthStore != nil
+            }
+        }
     }
 
     /// The current state of `permission`, without asking anything.
@@ -279,7 +296,8 @@ extension PermissionManager {
             let end = Date()
             var reported: MotionActivityError?
             do {
-                _ = try await self.motion.queryActivity(from: end.addingTimeInterval(-60), to: end)
+                // isMotionAvailable is false without the adapter, so it is here.
+                _ = try await self.motion?.queryActivity(from: end.addingTimeInterval(-60), to: end)
             } catch let error as MotionActivityError {
                 reported = error
             } catch is SystemPromptDismissed {
@@ -313,8 +331,8 @@ extension PermissionManager {
 
     /// Re-reads availability and status; never prompts (rule 19).
     private func checkMotion() {
-        let available = motion.isActivityAvailable
-        let status = motion.authorizationStatus
+        let available = motion?.isActivityAvailable ?? false
+        let status = motion?.authorizationStatus ?? .notDetermined
         if available != isMotionAvailable { isMotionAvailable = available }
         if status != motionStatus { motionStatus = status }
         publishChanges()
@@ -344,7 +362,8 @@ extension PermissionManager {
         let result = await shared(.health) { [weak self] in
             guard let self else { return .state(.notDetermined) }
             do {
-                _ = try await self.healthStore.requestAuthorization(toShare: request.share, read: request.read)
+                // health.isAvailable is false without the store, so it is here.
+                _ = try await self.healthStore?.requestAuthorization(toShare: request.share, read: request.read)
             } catch {
                 await self.checkHealth()
                 return .failed(.systemError(.healthKit, error.localizedDescription))
@@ -363,7 +382,7 @@ extension PermissionManager {
 
     /// Re-reads availability, the write status of each type and the request status; never prompts.
     private func checkHealth() async {
-        guard healthStore.isHealthDataAvailable else {
+        guard let healthStore, healthStore.isHealthDataAvailable else {
             health = HealthAuthorization(isAvailable: false, writeStatus: [:], requestStatus: .unknown)
             publishChanges()
             return
