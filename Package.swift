@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "AppUI", targets: ["AppUI"]),
         .library(name: "AppFeature", targets: ["AppFeature"]),
         .library(name: "PlatformLive", targets: ["PlatformLive"]),
+        .library(name: "PlatformLiveFitness", targets: ["PlatformLiveFitness"]),
         .library(name: "PetAPI", targets: ["PetAPI"]),
         .library(name: "PetServer", targets: ["PetServer"]),
         .library(name: "TestSupport", targets: ["TestSupport"]),
@@ -141,9 +142,16 @@ let package = Package(
         ),
 
         // MARK: Apple only (every file is wrapped whole in `#if canImport(...)`; empty on Linux)
+        // CoreLocation alone: what PetSpot links.
         .target(
             name: "PlatformLive",
             dependencies: ["PetSpotDomain", "DeviceInterfaces"],
+            swiftSettings: swiftSettings
+        ),
+        // CoreMotion and HealthKit: only an app with a feature that uses them links this (Paint My Town).
+        .target(
+            name: "PlatformLiveFitness",
+            dependencies: ["DeviceInterfaces"],
             swiftSettings: swiftSettings
         ),
         .target(

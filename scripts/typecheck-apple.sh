@@ -2,10 +2,11 @@
 # Type-checks every Apple-only Swift file on Linux, in Swift 6 language mode, against declaration-only
 # stand-ins of Apple's frameworks (AppleSDKStubs/) and the package's own modules.
 #
-# Apple-only files: Sources/PlatformLive/*.swift, Sources/AppUI/*.swift (each wrapped
-# whole in `#if canImport(<Framework>)`) and App/*.swift (the iOS app host). Every file found there
-# is checked; a target's files are checked together under the target's module name, in dependency
-# order (PlatformLive, AppUI, then App/ as module PetSpot).
+# Apple-only files: Sources/PlatformLive/*.swift, Sources/PlatformLiveFitness/*.swift,
+# Sources/AppUI/*.swift (each wrapped whole in `#if canImport(<Framework>)`) and App/<App>/*.swift (each
+# iOS app host). Every file found there is checked; a target's files are checked together under the
+# target's module name, in dependency order (PlatformLive, PlatformLiveFitness, AppUI, then each
+# App/<App>/ as module <App>).
 #
 # `#if canImport(X)` is true because the stub module X is on the search path: the files are checked
 # as they are, with no -D conditions. Fails (non-zero, the compiler's messages shown) on any error or
@@ -37,8 +38,17 @@ swift_flags=(
 
 shopt -s nullglob
 platform_live=(Sources/PlatformLive/*.swift)
+platform_live_fitness=(Sources/PlatformLiveFitness/*.swift)
 app_ui=(Sources/AppUI/*.swift)
-app=(App/*.swift)
+app_hosts=()
+for folder in App/*/; do
+    files=("$folder"*.swift)
+    ((${#files[@]} == 0)) || app_hosts+=("$(basename "$folder")")
+done
+app=()
+for host in "${app_hosts[@]}"; do
+    app+=(App/"$host"/*.swift)
+done
 
 root="$PWD"
 real_root="$(pwd -P)"   # SwiftPM may print paths with symbolic links resolved
@@ -108,7 +118,7 @@ imported_failure() {
 }
 
 echo "== Apple-only files wrapped whole in #if canImport(...)"
-for file in "${platform_live[@]}" "${app_ui[@]}"; do
+for file in "${platform_live[@]}" "${platform_live_fitness[@]}" "${app_ui[@]}"; do
     # First and last lines that are neither blank nor comments.
     code="$(grep -vE '^[[:space:]]*(//.*)?$' "$file" || true)"
     first="$(printf '%s\n' "$code" | head -n 1)"
@@ -117,7 +127,7 @@ for file in "${platform_live[@]}" "${app_ui[@]}"; do
         fail "$file is not wrapped whole in '#if canImport(...)' … '#endif' (it would break the Linux build)"
     fi
 done
-for file in "${platform_live[@]}" "${app_ui[@]}" "${app[@]}"; do
+for file in "${platform_live[@]}" "${platform_live_fitness[@]}" "${app_ui[@]}" "${app[@]}"; do
     # A condition on a framework without a stub would be false here and hide the code unchecked.
     for framework in $(grep -oE 'canImport\([A-Za-z_]+\)' "$file" | sed -E 's/canImport\((.*)\)/\1/' | sort -u); do
         if [[ ! -d "$stub_root/$framework" ]]; then
@@ -144,8 +154,9 @@ status=0
 # PetAPI, which AppUI does not): built here, so that the script needs no earlier build.
 targets=(AppUI)
 while read -r module; do
-    [[ -d "Sources/$module" && "$module" != AppUI && "$module" != PlatformLive ]] && targets+=("$module")
-done < <(sed -nE 's/^[[:space:]]*import ([A-Za-z_][A-Za-z0-9_]*).*/\1/p' "${platform_live[@]}" "${app_ui[@]}" "${app[@]}" | sort -u)
+    [[ -d "Sources/$module" && "$module" != AppUI && "$module" != PlatformLive && "$module" != PlatformLiveFitness ]] &&
+        targets+=("$module")
+done < <(sed -nE 's/^[[:space:]]*import ([A-Za-z_][A-Za-z0-9_]*).*/\1/p' "${platform_live[@]}" "${platform_live_fitness[@]}" "${app_ui[@]}" "${app[@]}" | sort -u)
 for target in "${targets[@]}"; do
     ((status == 0)) || break
     swift build --target "$target" 2>&1 | tee -a "$package_log" || status=$?
@@ -183,7 +194,7 @@ else
     [[ -d "$modules" ]] || modules="$bin"
     for module in "$modules"/*.swiftmodule; do
         case "$(basename "$module")" in
-            PlatformLive.swiftmodule | AppUI.swiftmodule) ;; # empty on Linux; rebuilt below
+            PlatformLive.swiftmodule | PlatformLiveFitness.swiftmodule | AppUI.swiftmodule) ;; # empty on Linux; rebuilt below
             *) ln -s "$(cd "$(dirname "$module")" && pwd)/$(basename "$module")" "$package/" ;;
         esac
     done
@@ -258,10 +269,13 @@ check() {
 
 echo "== type-check (Swift 6 language mode, warnings are errors)"
 check PlatformLive "${platform_live[@]}"
+check PlatformLiveFitness "${platform_live_fitness[@]}"
 check AppUI "${app_ui[@]}"
-check PetSpot "${app[@]}"
+for host in "${app_hosts[@]}"; do
+    check "$host" App/"$host"/*.swift
+done
 
-total=$((${#platform_live[@]} + ${#app_ui[@]} + ${#app[@]}))
+total=$((${#platform_live[@]} + ${#platform_live_fitness[@]} + ${#app_ui[@]} + ${#app[@]}))
 if ((failures)); then
     echo "typecheck-apple: FAILED ($failures problem(s); $checked of $total Apple-only files type-checked)" >&2
     for problem in "${problems[@]}"; do

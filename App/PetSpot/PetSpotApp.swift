@@ -56,14 +56,13 @@ extension AppDependencies {
         if #available(iOS 18, *) { CoreLocationServiceSessions() } else { nil }
     }
 
-    /// The live form: CoreLocation, CoreMotion, HealthKit, the pets server over URLSession, the
-    /// Info.plist and UserDefaults of `bundle`'s app.
+    /// The live form: CoreLocation, the pets server over URLSession, the Info.plist and UserDefaults
+    /// of `bundle`'s app. No Motion and no Health: no feature of PetSpot uses them, and the app links
+    /// neither framework (`petspot check-plist --app petspot --project App/project.yml`).
     static func live(bundle: Bundle) -> AppDependencies {
         AppDependencies(
             locationManager: CoreLocationManager(),
             locationSessions: liveLocationSessions(),
-            motion: CoreMotionAuthorizer(),
-            health: HealthKitAuthorizer(),
             pets: AnimalRepository(baseURL: PetSpotApp.apiBaseURL(in: bundle)),
             settingsOpener: SettingsOpener {
                 guard let url = URL(string: UIApplication.openSettingsURLString) else { return }

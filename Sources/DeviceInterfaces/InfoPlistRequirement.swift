@@ -14,6 +14,8 @@ public struct InfoPlistRequirement: Sendable, Hashable {
         case textDictionary
         /// The boolean `true`.
         case enabledFlag
+        /// An array of strings.
+        case textArray
     }
 
     public var key: String
@@ -91,5 +93,30 @@ public struct InfoPlistRequirement: Sendable, Hashable {
     public static let all: [InfoPlistRequirement] = [
         .locationWhenInUse, .locationAlways, .locationTemporaryFullAccuracy,
         .motion, .healthShare, .healthUpdate, .healthEntitlement,
+    ]
+
+    /// Keys that no permission needs but that belong to one: an app none of whose features uses the
+    /// permission must not carry them either (`petspot check-plist --app` refuses them).
+    public static let related: [InfoPlistRequirement] = [
+        InfoPlistRequirement(
+            key: "NSLocationAlwaysUsageDescription",
+            scopes: [.always],
+            consequence: "nothing since iOS 11, which reads NSLocationAlwaysAndWhenInUseUsageDescription instead",
+            crashesWhenMissing: false
+        ),
+        InfoPlistRequirement(
+            key: "NSHealthClinicalHealthRecordsShareUsageDescription",
+            scopes: [.health],
+            consequence: "the app crashes when it asks to read clinical records",
+            crashesWhenMissing: true
+        ),
+        InfoPlistRequirement(
+            key: "com.apple.developer.healthkit.access",
+            source: .entitlements,
+            expectation: .textArray,
+            scopes: [.health],
+            consequence: "clinical health records cannot be asked for",
+            crashesWhenMissing: false
+        ),
     ]
 }

@@ -32,6 +32,53 @@ public struct PlistRequirementsChecker: Sendable {
         return PlistCheckReport(scopes: scopes, results: results)
     }
 
+    /// Checks an app both ways against what its features use (``AppManifest``): every key a feature
+    /// needs is there, and no key, entitlement or linked framework is there that no feature uses.
+    /// - Parameters:
+    ///   - entitlements: the app's entitlements, or nil when none was given. An app with no feature
+    ///     that uses Health needs no entitlements file at all.
+    ///   - linkedFrameworks: what the app's target links (``LinkedFramework/linked(by:)``), or nil
+    ///     when its project was not given (then not checked).
+    public func check(
+        infoPlist: PropertyList,
+        entitlements: PropertyList?,
+        app: AppManifest,
+        linkedFrameworks: [LinkedFramework]? = nil
+    ) -> PlistCheckReport {
+        var report = check(infoPlist: infoPlist, entitlements: entitlements, scopes: app.scopes)
+        report.app = app
+        let needed = Set(report.results.map(\.requirement.key))
+        for requirement in requirements + InfoPlistRequirement.related where !needed.contains(requirement.key) {
+            let file = requirement.source == .infoPlist ? infoPlist : entitlements
+            guard file?[requirement.key] != nil else { continue }
+            report.results.append(.init(requirement: requirement, outcome: .unused))
+        }
+        var modes: [String] = []
+        if case .array(let entries) = infoPlist["UIBackgroundModes"] {
+            modes = entries.compactMap { if case .string(let mode) = $0 { mode } else { nil } }
+        }
+        report.backgroundModes = Set(modes).union(app.backgroundModes).sorted().map { mode in
+            let outcome: PlistCheckReport.BackgroundModeOutcome =
+                !modes.contains(mode) ? .missing : app.backgroundModes.contains(mode) ? .used : .unused
+            return .init(mode: mode, outcome: outcome)
+        }
+        report.frameworks = linkedFrameworks.map { linked in
+            Dictionary(grouping: linked, by: \.name).sorted { $0.key < $1.key }.compactMap { name, links in
+                let scopes = PlistPermissionScope.scopes(ofFramework: name)
+                guard !scopes.isEmpty else { return nil }
+                let outcome: PlistCheckReport.FrameworkOutcome
+                if scopes.isDisjoint(with: app.scopes) {
+                    outcome = .usedByNoFeature(scopes.sorted())
+                } else {
+                    let missing = LinkedFramework.purposeStrings(of: name).filter { !Self.isSatisfied($0, in: infoPlist) }
+                    outcome = missing.isEmpty ? .used : .withoutPurposeString(missing.map(\.key))
+                }
+                return .init(framework: name, via: links.map(\.via), outcome: outcome)
+            }
+        }
+        return report
+    }
+
     /// Checks the keys of one permission in an app's Info.plist (no entitlements).
     public func missingKeys(for permission: Permission, in infoPlist: PropertyList) -> [String] {
         check(infoPlist: infoPlist, entitlements: nil, scopes: permission.scopes)
@@ -60,6 +107,9 @@ public struct PlistRequirementsChecker: Sendable {
             return blank.isEmpty ? .satisfied : .emptyEntries(blank)
         case (.enabledFlag, .bool(let flag)):
             return flag ? .satisfied : .disabled
+        case (.textArray, .array(let entries)):
+            let texts = entries.allSatisfy { if case .string = $0 { true } else { false } }
+            return texts ? .satisfied : .wrongType(expected: "array of strings", found: "array")
         default:
             return .wrongType(expected: requirement.expectation.typeName, found: value.typeName)
         }
@@ -72,6 +122,7 @@ extension InfoPlistRequirement.Expectation {
         case .text: "string"
         case .textDictionary: "dictionary of strings"
         case .enabledFlag: "boolean"
+        case .textArray: "array of strings"
         }
     }
 }

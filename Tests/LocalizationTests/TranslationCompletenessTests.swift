@@ -3,7 +3,7 @@ import Localization
 import Testing
 
 /// Every string table of the project, in every language PetSpot speaks, read from the source tree:
-/// `Sources/<Target>/Resources/<lang>.lproj/*.strings|*.stringsdict` and `App/<lang>.lproj/InfoPlist.strings`.
+/// `Sources/<Target>/Resources/<lang>.lproj/*.strings|*.stringsdict` and `App/<App>/<lang>.lproj/InfoPlist.strings`.
 /// A gap fails here: a missing file or key, an empty text, a placeholder lost or added, a text left in
 /// English, a plural form missing.
 @Suite struct TranslationCompletenessTests {
@@ -44,7 +44,7 @@ import Testing
         let sources = root.appendingPathComponent("Sources")
         var folders = ((try? fileManager.contentsOfDirectory(atPath: sources.path)) ?? []).sorted()
             .map { sources.appendingPathComponent($0).appendingPathComponent("Resources") }
-        folders.append(root.appendingPathComponent("App"))
+        folders += Self.apps.map { root.appendingPathComponent("App").appendingPathComponent($0) }
         return folders.flatMap { folder -> [Table] in
             let english = folder.appendingPathComponent("en.lproj")
             let files = (try? fileManager.contentsOfDirectory(atPath: english.path)) ?? []
@@ -63,7 +63,8 @@ import Testing
             "Sources/Permissions/Resources/*.lproj/Localizable.strings",
             "Sources/ScenarioRunner/Resources/*.lproj/Storyboard.strings",
             "Sources/ScenarioRunner/Resources/*.lproj/Storyboard.stringsdict",
-            "App/*.lproj/InfoPlist.strings",
+            "App/PetSpot/*.lproj/InfoPlist.strings",
+            "App/PaintMyTown/*.lproj/InfoPlist.strings",
         ] {
             #expect(names.contains(expected), "\(expected) not found")
         }
@@ -100,8 +101,13 @@ import Testing
         }
     }
 
-    @Test func givenTheAppsEnglishUsageDescriptions_whenComparedWithInfoPlist_thenTheyAreTheSame() throws {
-        let plistData = try Data(contentsOf: Self.root.appendingPathComponent("App/Info.plist"))
+    /// The iOS apps' folders under `App/`.
+    static let apps = ["PetSpot", "PaintMyTown"]
+
+    @Test(arguments: apps)
+    func givenAnAppsEnglishUsageDescriptions_whenComparedWithInfoPlist_thenTheyAreTheSame(app: String) throws {
+        let folder = Self.root.appendingPathComponent("App").appendingPathComponent(app)
+        let plistData = try Data(contentsOf: folder.appendingPathComponent("Info.plist"))
         let plist = try #require(try PropertyListSerialization.propertyList(from: plistData, format: nil) as? [String: Any])
         var expected: [String: String] = [:]
         for (key, value) in plist where key.hasSuffix("UsageDescription") {
@@ -110,7 +116,7 @@ import Testing
         for (key, value) in plist["NSLocationTemporaryUsageDescriptionDictionary"] as? [String: String] ?? [:] {
             expected[key] = value
         }
-        let strings = try StringTable.parseStrings(Data(contentsOf: Self.root.appendingPathComponent("App/en.lproj/InfoPlist.strings")))
+        let strings = try StringTable.parseStrings(Data(contentsOf: folder.appendingPathComponent("en.lproj/InfoPlist.strings")))
         #expect(strings == expected)
     }
 

@@ -8,6 +8,7 @@ enum PlistFixtures {
         .deletingLastPathComponent()
         .deletingLastPathComponent()
         .appendingPathComponent("App")
+        .appendingPathComponent("PetSpot")
 
     /// Every key PetSpot needs, with texts.
     static var completeInfo: [String: Any] { [

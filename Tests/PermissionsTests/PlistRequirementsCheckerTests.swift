@@ -123,11 +123,4 @@ import Testing
         #expect(checker.missingKeys(for: .motion, in: info) == ["NSMotionUsageDescription"])
         #expect(checker.missingKeys(for: .healthKit, in: info).isEmpty)
     }
-
-    @Test func givenAppInfoPlist_whenCheckedForEveryPermission_thenNothingIsMissing() throws {
-        let info = try PropertyList(contentsOf: PlistFixtures.appFolder.appendingPathComponent("Info.plist"))
-        let report = checker.check(infoPlist: info, entitlements: entitled, scopes: allScopes)
-        #expect(!report.hasProblems, "\(report.rendered())")
-        #expect(report.results.allSatisfy { $0.outcome == .satisfied })
-    }
 }
