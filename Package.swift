@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "StartupFeature", targets: ["StartupFeature"]),
         .library(name: "AppUI", targets: ["AppUI"]),
         .library(name: "AppFeature", targets: ["AppFeature"]),
+        .library(name: "WalkFeature", targets: ["WalkFeature"]),
         .library(name: "PlatformLive", targets: ["PlatformLive"]),
         .library(name: "PlatformLiveFitness", targets: ["PlatformLiveFitness"]),
         .library(name: "PetAPI", targets: ["PetAPI"]),
@@ -84,6 +85,8 @@ let package = Package(
             dependencies: ["StartupFeature", "Permissions", "LocationBridge", "DeviceInterfaces", "PetSpotDomain", "Localization", "AsyncSupport", logging],
             swiftSettings: swiftSettings
         ),
+        // Paint My Town's walk: the route, auto-pause, steps and the town painted, as a pure machine.
+        .target(name: "WalkFeature", dependencies: ["PetSpotDomain", "DeviceInterfaces"], swiftSettings: swiftSettings),
         .target(name: "PetAPI", dependencies: ["PetSpotDomain"], swiftSettings: swiftSettings),
         .target(
             name: "PetServer",
@@ -221,6 +224,11 @@ let package = Package(
             dependencies: [
                 "AppiumSimulator", "PetServer", "AsyncSupport", "ScenarioRunner", "StartupFeature", logging,
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WalkFeatureTests",
+            dependencies: ["WalkFeature", "DeviceInterfaces", "PetSpotDomain"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
