@@ -86,7 +86,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Paint My Town's walk: the route, auto-pause, steps and the town painted, as a pure machine.
-        .target(name: "WalkFeature", dependencies: ["PetSpotDomain", "DeviceInterfaces"], swiftSettings: swiftSettings),
+        .target(name: "WalkFeature", dependencies: ["PetSpotDomain", "DeviceInterfaces", "AsyncSupport"], swiftSettings: swiftSettings),
         .target(name: "PetAPI", dependencies: ["PetSpotDomain"], swiftSettings: swiftSettings),
         .target(
             name: "PetServer",
@@ -228,7 +228,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WalkFeatureTests",
-            dependencies: ["WalkFeature", "DeviceInterfaces", "PetSpotDomain"],
+            dependencies: ["WalkFeature", "DeviceInterfaces", "PetSpotDomain", "AsyncSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,85 @@
+import Foundation
+import PetSpotDomain
+
+/// What recording a walk uses of CoreLocation (iOS 17 and later): a background activity session and
+/// live updates tuned for fitness. Main-actor isolated like the model that records the walk.
+@MainActor
+public protocol WalkLocationTracking: AnyObject, Sendable {
+    /// `CLBackgroundActivitySession()`: while it lives, live updates go on after the person leaves the
+    /// app, with iOS's location indicator showing. It must begin while the app is in use.
+    func beginBackgroundActivity() -> any BackgroundActivity
+    /// `CLLocationUpdate.liveUpdates(.fitness)`: fixes as the person moves, until the consumer stops.
+    func walkUpdates() -> AsyncStream<LocationUpdate>
+}
+
+/// A `CLBackgroundActivitySession` the app holds.
+@MainActor
+public protocol BackgroundActivity: AnyObject, Sendable {
+    /// `invalidate()`: background location ends with it.
+    func invalidate()
+}
+
+/// What a walk uses of CoreMotion: activity updates (to pause when the person stops) and the
+/// pedometer. Both need the Motion & Fitness permission.
+@MainActor
+public protocol WalkMotionTracking: AnyObject, Sendable {
+    /// `CMMotionActivityManager.startActivityUpdates(to:withHandler:)`, until the consumer stops.
+    func activityUpdates() -> AsyncStream<MotionActivity>
+    /// `CMPedometer.startUpdates(from:withHandler:)`: the steps since `start`, until the consumer stops.
+    func stepUpdates(from start: Date) -> AsyncStream<Int>
+}
+
+/// A walk as saved to Health: a walking workout, outdoors, with its distance, steps and route.
+public struct WalkWorkout: Sendable, Hashable {
+    public var start: Date
+    public var end: Date
+    public var distanceMetres: Double
+    /// Nil when the pedometer was not used (no Motion & Fitness).
+    public var steps: Int?
+    /// The route, one segment per stretch between pauses.
+    public var route: [[UserLocation]]
+
+    public init(start: Date, end: Date, distanceMetres: Double, steps: Int?, route: [[UserLocation]]) {
+        self.start = start
+        self.end = end
+        self.distanceMetres = distanceMetres
+        self.steps = steps
+        self.route = route
+    }
+}
+
+/// What saving a walk uses of HealthKit: `HKWorkoutBuilder` for the workout and its samples, and
+/// `HKWorkoutRouteBuilder` for its route.
+@MainActor
+public protocol WorkoutSaving: AnyObject, Sendable {
+    /// Saves `workout`; throws when Health will not take it (nothing is saved then).
+    func saveWalk(_ workout: WalkWorkout) async throws(WorkoutSaveError)
+}
+
+/// Why a walk was not saved to Health.
+public enum WorkoutSaveError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The person did not allow saving workouts (`HKError.errorAuthorizationDenied`), or was never asked
+    /// (`errorAuthorizationNotDetermined`).
+    case notAuthorized
+    /// This device has no Health data (`HKHealthStore.isHealthDataAvailable()` is false).
+    case unavailable
+    /// Any other HealthKit error, by its description.
+    case failed(String)
+
+    /// The reason in logs: `notAuthorized`, `unavailable`, `failed`.
+    public var reason: String {
+        switch self {
+        case .notAuthorized: "notAuthorized"
+        case .unavailable: "unavailable"
+        case .failed: "failed"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .notAuthorized: "saving workouts to Health is not allowed"
+        case .unavailable: "this device has no Health data"
+        case .failed(let message): "Health did not save the workout: \(message)"
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import AsyncSupport
+import DeviceInterfaces
+import Foundation
+import Observation
+import PetSpotDomain
+
+/// Records walks: runs ``WalkMachine`` and performs its effects on the phone — location updates under
+/// a background activity session, Motion's activity and pedometer, the painted town kept, the walk
+/// saved to Health.
+///
+/// It asks for nothing: the app decides whether a walk may start (location allowed) and whether it
+/// pauses itself (Motion allowed), and says so in ``start(autoPause:)``.
+@MainActor
+@Observable
+public final class WalkModel {
+    /// What the walk did and what became of it, for the app's log. Never a coordinate.
+    public enum Event: Hashable, Sendable {
+        case walk(WalkMachine.Logged)
+        /// Health saved the ended walk as a workout with its route.
+        case workoutSaved
+        /// Health did not take it; the walk is kept in the app all the same.
+        case workoutNotSaved(WorkoutSaveError)
+    }
+
+    /// The walk under way, or the last one.
+    public private(set) var state: WalkMachine.State
+    /// Every walk recorded, newest last, as kept across launches.
+    public private(set) var walks: [StoredWalk]
+    /// Receives every ``Event`` as it happens.
+    @ObservationIgnored public var onEvent: (@MainActor (Event) -> Void)?
+
+    @ObservationIgnored private let location: any WalkLocationTracking
+    @ObservationIgnored private let motion: (any WalkMotionTracking)?
+    @ObservationIgnored private let workouts: (any WorkoutSaving)?
+    @ObservationIgnored private let storage: any WalkStorage
+    @ObservationIgnored private let now: @Sendable () -> Date
+    @ObservationIgnored private var backgroundActivity: (any BackgroundActivity)?
+    @ObservationIgnored private var locationTask: Task<Void, Never>?
+    @ObservationIgnored private var motionTasks: [Task<Void, Never>] = []
+    @ObservationIgnored private lazy var runner: EffectRunner<WalkMachine.Event, WalkMachine.Effect, WalkMachine.Logged> = {
+        // Unowned: the runner is this model's own and never outlives it.
+        let runner = EffectRunner(step: { [unowned self] in step($0) }, perform: { [unowned self] in perform($0) })
+        runner.onLog = { [unowned self] in onEvent?(.walk($0)) }
+        return runner
+    }()
+
+    /// - Parameters:
+    ///   - motion: activity and pedometer, or nil in an app built without Motion.
+    ///   - workouts: Health, or nil in an app built without HealthKit.
+    ///   - now: the present date, on the clock the fixes are stamped with.
+    public init(
+        location: any WalkLocationTracking,
+        motion: (any WalkMotionTracking)?,
+        workouts: (any WorkoutSaving)?,
+        storage: any WalkStorage,
+        configuration: WalkMachine.Configuration = WalkMachine.Configuration(),
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.location = location
+        self.motion = motion
+        self.workouts = workouts
+        self.storage = storage
+        self.now = now
+        state = WalkMachine.State(painted: storage.paintedCells, configuration: configuration)
+        walks = storage.walks
+    }
+
+    isolated deinit {
+        locationTask?.cancel()
+        for task in motionTasks { task.cancel() }
+        backgroundActivity?.invalidate()
+    }
+
+    /// Starts a walk; `autoPause` when Motion & Fitness is allowed (and this app has Motion).
+    public func start(autoPause: Bool) {
+        runner.send(.start(at: now(), autoPause: autoPause && motion != nil))
+    }
+
+    public func pause() { runner.send(.pause(at: now())) }
+
+    public func resume() { runner.send(.resume(at: now())) }
+
+    public func end() { runner.send(.end(at: now())) }
+
+    /// Returns once every save to Health under way has answered.
+    public func waitUntilIdle() async {
+        await runner.waitUntilIdle()
+    }
+
+    private func step(_ event: WalkMachine.Event) -> (effects: [WalkMachine.Effect], log: [WalkMachine.Logged]) {
+        let step = WalkMachine.step(&state, event)
+        return (step.effects, step.log)
+    }
+
+    private func perform(_ effect: WalkMachine.Effect) -> (@MainActor () async -> Void)? {
+        switch effect {
+        case .startLocationUpdates:
+            // Begun here, while the person is in the app starting the walk, as iOS requires.
+            backgroundActivity = location.beginBackgroundActivity()
+            let updates = location.walkUpdates()
+            locationTask = Task { [weak self] in
+                for await update in updates {
+                    guard let fix = update.location?.userLocation else { continue }
+                    self?.runner.send(.located(fix))
+                }
+            }
+        case .stopLocationUpdates:
+            locationTask?.cancel()
+            locationTask = nil
+            backgroundActivity?.invalidate()
+            backgroundActivity = nil
+        case .startMotionUpdates:
+            guard let motion, let start = state.startedAt else { return nil }
+            let activities = motion.activityUpdates()
+            let steps = motion.stepUpdates(from: start)
+            motionTasks = [
+                Task { [weak self] in
+                    for await activity in activities { self?.runner.send(.activity(activity)) }
+                },
+                Task { [weak self] in
+                    for await count in steps { self?.runner.send(.stepsCounted(count)) }
+                },
+            ]
+        case .stopMotionUpdates:
+            for task in motionTasks { task.cancel() }
+            motionTasks = []
+        case .finish(let summary):
+            // Kept first: whatever Health says, nothing of the walk is lost.
+            storage.paintedCells = state.painted
+            walks.append(StoredWalk(summary))
+            storage.walks = walks
+            let index = walks.count - 1
+            return { [weak self] in await self?.save(summary, at: index) }
+        }
+        return nil
+    }
+
+    private func save(_ summary: WalkSummary, at index: Int) async {
+        let workout = WalkWorkout(
+            start: summary.startedAt, end: summary.endedAt, distanceMetres: summary.distanceMetres,
+            steps: summary.steps, route: summary.segments
+        )
+        let outcome: Event
+        do {
+            guard let workouts else { throw WorkoutSaveError.unavailable }
+            try await workouts.saveWalk(workout)
+            outcome = .workoutSaved
+        } catch let error as WorkoutSaveError {
+            outcome = .workoutNotSaved(error)
+        } catch {
+            outcome = .workoutNotSaved(.failed(String(describing: error)))
+        }
+        walks[index].savedToHealth = outcome == .workoutSaved
+        storage.walks = walks
+        onEvent?(outcome)
+    }
+}

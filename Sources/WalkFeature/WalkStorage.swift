@@ -1,0 +1,88 @@
+import Foundation
+
+/// What Paint My Town keeps across launches: whether the onboarding was completed, the cells painted,
+/// and every walk recorded — each kept whether or not Health took it.
+@MainActor
+public protocol WalkStorage: AnyObject {
+    var onboardingCompleted: Bool { get set }
+    var paintedCells: Set<TownCell> { get set }
+    var walks: [StoredWalk] { get set }
+}
+
+/// A walk as the app keeps it (its route stays on the phone).
+public struct StoredWalk: Sendable, Hashable, Codable {
+    public var startedAt: Date
+    public var endedAt: Date
+    public var distanceMetres: Double
+    public var steps: Int?
+    public var newCells: Int
+    /// Nil until Health answered; then whether it saved the workout.
+    public var savedToHealth: Bool?
+
+    public init(_ summary: WalkSummary, savedToHealth: Bool? = nil) {
+        startedAt = summary.startedAt
+        endedAt = summary.endedAt
+        distanceMetres = summary.distanceMetres
+        steps = summary.steps
+        newCells = summary.newCells
+        self.savedToHealth = savedToHealth
+    }
+}
+
+/// Keeps everything in memory: the simulated iPhone's storage, which outlives a launch of the app
+/// as `UserDefaults` does, and the tests'.
+@MainActor
+public final class InMemoryWalkStorage: WalkStorage {
+    public var onboardingCompleted = false
+    public var paintedCells: Set<TownCell> = []
+    public var walks: [StoredWalk] = []
+
+    public init() {}
+}
+
+/// Keeps everything in `UserDefaults`, as JSON under one key each.
+@MainActor
+public final class UserDefaultsWalkStorage: WalkStorage {
+    private let defaults: UserDefaults
+    private let prefix: String
+
+    /// - Parameter defaults: `.standard` in the app.
+    public init(defaults: UserDefaults = .standard, prefix: String = "paintMyTown.") {
+        self.defaults = defaults
+        self.prefix = prefix
+    }
+
+    public var onboardingCompleted: Bool {
+        get { defaults.bool(forKey: prefix + "onboardingCompleted") }
+        set { defaults.set(newValue, forKey: prefix + "onboardingCompleted") }
+    }
+
+    public var paintedCells: Set<TownCell> {
+        get { decoded(Set<TownCell>.self, "paintedCells") ?? [] }
+        set { encode(newValue, "paintedCells") }
+    }
+
+    public var walks: [StoredWalk] {
+        get { decoded([StoredWalk].self, "walks") ?? [] }
+        set { encode(newValue, "walks") }
+    }
+
+    /// What is stored under `key`; nil when nothing is. What cannot be read (a newer app's format,
+    /// say) starts afresh rather than stopping the app, and is first kept under `<key>.unreadable`, so
+    /// that the next write does not lose it.
+    private func decoded<Value: Decodable>(_ type: Value.Type, _ key: String) -> Value? {
+        guard let data = defaults.data(forKey: prefix + key) else { return nil }
+        guard let value = try? JSONDecoder().decode(type, from: data) else {
+            if defaults.data(forKey: prefix + key + ".unreadable") == nil {
+                defaults.set(data, forKey: prefix + key + ".unreadable")
+            }
+            return nil
+        }
+        return value
+    }
+
+    private func encode<Value: Encodable>(_ value: Value, _ key: String) {
+        // Encoding sets, arrays and numbers of these plain types cannot fail.
+        if let data = try? JSONEncoder().encode(value) { defaults.set(data, forKey: prefix + key) }
+    }
+}

@@ -1,0 +1,105 @@
+import AsyncSupport
+import DeviceInterfaces
+import Foundation
+import Observation
+import PetSpotDomain
+import WalkFeature
+
+/// Location for a walk, pushed by the test.
+@MainActor
+final class FakeWalkLocation: WalkLocationTracking {
+    final class Activity: BackgroundActivity {
+        var isValid = true
+        func invalidate() { isValid = false }
+    }
+
+    private(set) var activities: [Activity] = []
+    private var continuation: AsyncStream<LocationUpdate>.Continuation?
+
+    func beginBackgroundActivity() -> any BackgroundActivity {
+        let activity = Activity()
+        activities.append(activity)
+        return activity
+    }
+
+    func walkUpdates() -> AsyncStream<LocationUpdate> {
+        let (stream, continuation) = AsyncStream.makeStream(of: LocationUpdate.self)
+        self.continuation = continuation
+        return stream
+    }
+
+    func send(_ fix: UserLocation) {
+        continuation?.yield(LocationUpdate(location: LocationFix(
+            latitude: fix.latitude, longitude: fix.longitude, horizontalAccuracy: fix.horizontalAccuracy, timestamp: fix.timestamp)))
+    }
+}
+
+/// Motion for a walk, pushed by the test.
+@MainActor
+final class FakeWalkMotion: WalkMotionTracking {
+    private(set) var stepsFrom: Date?
+    private var activity: AsyncStream<MotionActivity>.Continuation?
+    private var steps: AsyncStream<Int>.Continuation?
+
+    func activityUpdates() -> AsyncStream<MotionActivity> {
+        let (stream, continuation) = AsyncStream.makeStream(of: MotionActivity.self)
+        activity = continuation
+        return stream
+    }
+
+    func stepUpdates(from start: Date) -> AsyncStream<Int> {
+        stepsFrom = start
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        steps = continuation
+        return stream
+    }
+
+    func send(_ activity: MotionActivity) { self.activity?.yield(activity) }
+    func send(steps count: Int) { steps?.yield(count) }
+}
+
+/// Health that saves, or refuses with `refusal`.
+@MainActor
+final class FakeWorkouts: WorkoutSaving {
+    var refusal: WorkoutSaveError?
+    private(set) var saved: [WalkWorkout] = []
+
+    init(refusal: WorkoutSaveError? = nil) {
+        self.refusal = refusal
+    }
+
+    func saveWalk(_ workout: WalkWorkout) async throws(WorkoutSaveError) {
+        if let refusal { throw refusal }
+        saved.append(workout)
+    }
+}
+
+/// Waits until `condition` holds, woken by every change Observation sees in what it reads; false if
+/// five seconds pass first (a deadline fixed when the wait begins) or the test is cancelled.
+@MainActor
+func waitUntil(_ condition: @escaping @MainActor () -> Bool) async -> Bool {
+    let observer = ChangeObserver(condition)
+    observer.observe()
+    return await observer.waiters.wait(until: condition, orUntil: Deadline(after: .seconds(5), on: ContinuousClock()))
+}
+
+/// Tells waiters of every change to what a condition reads, re-arming after each.
+@MainActor
+private final class ChangeObserver {
+    let waiters = ConditionWaiters()
+    private let condition: @MainActor () -> Bool
+
+    init(_ condition: @escaping @MainActor () -> Bool) {
+        self.condition = condition
+    }
+
+    func observe() {
+        withObservationTracking { _ = condition() } onChange: { [weak self] in
+            // onChange runs before the change is made; the hop lets it land first.
+            Task { @MainActor in
+                self?.waiters.changed()
+                self?.observe()
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import DeviceInterfaces
+import Foundation
+import PetSpotDomain
+import Synchronization
+import Testing
+import WalkFeature
+
+/// The walk on the phone: what it starts and stops, what it keeps, what Health gets.
+@MainActor
+@Suite struct WalkModelTests {
+    let location = FakeWalkLocation()
+    let motion = FakeWalkMotion()
+    let storage = InMemoryWalkStorage()
+    let clock = TestDate()
+
+    /// A date the test moves by hand.
+    final class TestDate: Sendable {
+        private let offset = Mutex(0.0)
+        var seconds: Double {
+            get { offset.withLock { $0 } }
+            set { offset.withLock { $0 = newValue } }
+        }
+        var now: Date { WalkMachineTests.at(seconds) }
+    }
+
+    func model(workouts: FakeWorkouts? = FakeWorkouts(), hasMotion: Bool = true) -> WalkModel {
+        WalkModel(
+            location: location, motion: hasMotion ? motion : nil, workouts: workouts, storage: storage,
+            now: { [clock] in clock.now }
+        )
+    }
+
+    func record(_ walk: WalkModel, north metres: [Double]) async {
+        for (index, north) in metres.enumerated() {
+            let count = walk.state.segments.joined().count
+            location.send(WalkMachineTests.fix(north, at: clock.seconds + Double(index + 1)))
+            #expect(await waitUntil { walk.state.segments.joined().count == count + 1 })
+        }
+    }
+
+    @Test func givenEveryPermission_whenAWalkIsRecordedAndEnded_thenHealthHasItAndTheTownIsKept() async throws {
+        let workouts = FakeWorkouts()
+        let walk = model(workouts: workouts)
+        var events: [WalkModel.Event] = []
+        walk.onEvent = { events.append($0) }
+        walk.start(autoPause: true)
+        #expect(location.activities.count == 1 && location.activities[0].isValid)
+        #expect(motion.stepsFrom == clock.now)
+        await record(walk, north: [0, 50, 100])
+        motion.send(steps: 140)
+        #expect(await waitUntil { walk.state.steps == 140 })
+        clock.seconds = 60
+        walk.end()
+        await walk.waitUntilIdle()
+        #expect(!location.activities[0].isValid)
+        let saved = try #require(workouts.saved.first)
+        #expect(abs(saved.distanceMetres - 100) < 0.1)
+        #expect(saved.steps == 140)
+        #expect(saved.route.map(\.count) == [3])
+        #expect(storage.paintedCells == walk.state.painted && !storage.paintedCells.isEmpty)
+        #expect(storage.walks.map(\.savedToHealth) == [true])
+        #expect(events.last == .workoutSaved)
+    }
+
+    @Test func givenHealthRefuses_whenAWalkEnds_thenItIsKeptInTheAppAndTheLogSaysWhy() async {
+        let walk = model(workouts: FakeWorkouts(refusal: .notAuthorized))
+        var events: [WalkModel.Event] = []
+        walk.onEvent = { events.append($0) }
+        walk.start(autoPause: true)
+        await record(walk, north: [0, 30])
+        walk.end()
+        await walk.waitUntilIdle()
+        #expect(events.last == .workoutNotSaved(.notAuthorized))
+        #expect(storage.walks.count == 1 && storage.walks[0].savedToHealth == false)
+        #expect(storage.walks[0].distanceMetres > 29)
+    }
+
+    @Test func givenAnAppWithoutMotion_whenAWalkStartsAskingForAutoPause_thenItHasNoneAndNoSteps() {
+        let walk = model(hasMotion: false)
+        walk.start(autoPause: true)
+        #expect(!walk.state.autoPause)
+        #expect(walk.state.steps == nil)
+        #expect(motion.stepsFrom == nil)
+    }
+
+    @Test func givenMotion_whenThePersonStops_thenTheWalkPausesItself() async {
+        let walk = model()
+        walk.start(autoPause: true)
+        motion.send(MotionActivity(.stationary, confidence: .high, at: WalkMachineTests.at(5)))
+        #expect(await waitUntil { walk.state.phase == .paused(.stationary) })
+    }
+
+    @Test func givenAStoredTown_whenTheAppStartsAgain_thenTheWalkKnowsWhatWasPainted() async {
+        let first = model()
+        first.start(autoPause: false)
+        await record(first, north: [0, 200])
+        first.end()
+        await first.waitUntilIdle()
+        let painted = storage.paintedCells
+        let second = model()
+        #expect(second.state.paintedBefore == painted)
+        #expect(second.walks.count == 1)
+    }
+}
