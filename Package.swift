@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "AppUI", targets: ["AppUI"]),
         .library(name: "AppFeature", targets: ["AppFeature"]),
         .library(name: "WalkFeature", targets: ["WalkFeature"]),
+        .library(name: "PaintMyTownFeature", targets: ["PaintMyTownFeature"]),
         .library(name: "PlatformLive", targets: ["PlatformLive"]),
         .library(name: "PlatformLiveFitness", targets: ["PlatformLiveFitness"]),
         .library(name: "PetAPI", targets: ["PetAPI"]),
@@ -76,7 +77,7 @@ let package = Package(
         ),
         .target(
             name: "StartupFeature",
-            dependencies: ["PetSpotDomain", "Localization", "AsyncSupport"],
+            dependencies: ["PetSpotDomain", "DeviceInterfaces", "Localization", "AsyncSupport"],
             resources: [.process("Resources")],
             swiftSettings: swiftSettings
         ),
@@ -87,6 +88,12 @@ let package = Package(
         ),
         // Paint My Town's walk: the route, auto-pause, steps and the town painted, as a pure machine.
         .target(name: "WalkFeature", dependencies: ["PetSpotDomain", "DeviceInterfaces", "AsyncSupport"], swiftSettings: swiftSettings),
+        // Paint My Town's app-wide state (the guide's AppState): permissions, onboarding, the walk.
+        .target(
+            name: "PaintMyTownFeature",
+            dependencies: ["WalkFeature", "Permissions", "LocationBridge", "DeviceInterfaces", "AsyncSupport", "PetSpotDomain", "Localization"],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "PetAPI", dependencies: ["PetSpotDomain"], swiftSettings: swiftSettings),
         .target(
             name: "PetServer",
@@ -159,7 +166,7 @@ let package = Package(
         ),
         .target(
             name: "AppUI",
-            dependencies: ["PetSpotDomain", "StartupFeature", "Permissions", "AppFeature", "Localization"],
+            dependencies: ["PetSpotDomain", "DeviceInterfaces", "StartupFeature", "Permissions", "AppFeature", "Localization"],
             swiftSettings: swiftSettings
         ),
 
@@ -228,7 +235,15 @@ let package = Package(
         ),
         .testTarget(
             name: "WalkFeatureTests",
-            dependencies: ["WalkFeature", "DeviceInterfaces", "PetSpotDomain", "AsyncSupport"],
+            dependencies: ["WalkFeature", "DeviceInterfaces", "PetSpotDomain", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PaintMyTownFeatureTests",
+            dependencies: [
+                "PaintMyTownFeature", "WalkFeature", "Permissions", "DeviceInterfaces", "DeviceSimulator", "PetSpotDomain",
+                "TestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

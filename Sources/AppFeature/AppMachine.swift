@@ -1,3 +1,4 @@
+import DeviceInterfaces
 import Permissions
 import StartupFeature
 

@@ -1,4 +1,5 @@
 #if canImport(SwiftUI)
+    import DeviceInterfaces
     import Localization
     import PetSpotDomain
     import StartupFeature

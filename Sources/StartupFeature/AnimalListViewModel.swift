@@ -1,4 +1,5 @@
 import AsyncSupport
+import DeviceInterfaces
 import Foundation
 import Observation
 import Localization

@@ -1,3 +1,4 @@
+import DeviceInterfaces
 import PetSpotDomain
 
 /// What the startup screen's machine did, as ``StartupMachine/step(_:_:)`` records it, for an event log.

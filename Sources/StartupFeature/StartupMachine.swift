@@ -1,3 +1,4 @@
+import DeviceInterfaces
 import PetSpotDomain
 
 /// Every rule of the startup screen (FR-001…FR-015) as one pure function.

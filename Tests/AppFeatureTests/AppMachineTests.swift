@@ -1,4 +1,5 @@
 import AppFeature
+import DeviceInterfaces
 import Permissions
 import StartupFeature
 import Testing

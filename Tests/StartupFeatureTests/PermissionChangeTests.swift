@@ -1,3 +1,4 @@
+import DeviceInterfaces
 import PetSpotDomain
 import StartupFeature
 import Testing

@@ -1,5 +1,6 @@
 import CustomDump
 // Linked so that expectNoDifference reports to Swift Testing: without it a difference is only printed.
+import DeviceInterfaces
 import IssueReportingTestSupport
 import PetSpotDomain
 import StartupFeature

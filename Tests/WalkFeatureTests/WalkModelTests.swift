@@ -1,6 +1,7 @@
 import DeviceInterfaces
 import Foundation
 import PetSpotDomain
+import TestSupport
 import Synchronization
 import Testing
 import WalkFeature
@@ -34,7 +35,7 @@ import WalkFeature
         for (index, north) in metres.enumerated() {
             let count = walk.state.segments.joined().count
             location.send(WalkMachineTests.fix(north, at: clock.seconds + Double(index + 1)))
-            #expect(await waitUntil { walk.state.segments.joined().count == count + 1 })
+            #expect(await waitUntilObserved { walk.state.segments.joined().count == count + 1 })
         }
     }
 
@@ -48,7 +49,7 @@ import WalkFeature
         #expect(motion.stepsFrom == clock.now)
         await record(walk, north: [0, 50, 100])
         motion.send(steps: 140)
-        #expect(await waitUntil { walk.state.steps == 140 })
+        #expect(await waitUntilObserved { walk.state.steps == 140 })
         clock.seconds = 60
         walk.end()
         await walk.waitUntilIdle()
@@ -87,7 +88,7 @@ import WalkFeature
         let walk = model()
         walk.start(autoPause: true)
         motion.send(MotionActivity(.stationary, confidence: .high, at: WalkMachineTests.at(5)))
-        #expect(await waitUntil { walk.state.phase == .paused(.stationary) })
+        #expect(await waitUntilObserved { walk.state.phase == .paused(.stationary) })
     }
 
     @Test func givenAStoredTown_whenTheAppStartsAgain_thenTheWalkKnowsWhatWasPainted() async {

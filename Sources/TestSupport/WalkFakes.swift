@@ -3,32 +3,33 @@ import DeviceInterfaces
 import Foundation
 import Observation
 import PetSpotDomain
-import WalkFeature
 
 /// Location for a walk, pushed by the test.
 @MainActor
-final class FakeWalkLocation: WalkLocationTracking {
-    final class Activity: BackgroundActivity {
-        var isValid = true
-        func invalidate() { isValid = false }
+public final class FakeWalkLocation: WalkLocationTracking {
+    public final class Activity: BackgroundActivity {
+        public private(set) var isValid = true
+        public func invalidate() { isValid = false }
     }
 
-    private(set) var activities: [Activity] = []
+    public private(set) var activities: [Activity] = []
     private var continuation: AsyncStream<LocationUpdate>.Continuation?
 
-    func beginBackgroundActivity() -> any BackgroundActivity {
+    public init() {}
+
+    public func beginBackgroundActivity() -> any BackgroundActivity {
         let activity = Activity()
         activities.append(activity)
         return activity
     }
 
-    func walkUpdates() -> AsyncStream<LocationUpdate> {
+    public func walkUpdates() -> AsyncStream<LocationUpdate> {
         let (stream, continuation) = AsyncStream.makeStream(of: LocationUpdate.self)
         self.continuation = continuation
         return stream
     }
 
-    func send(_ fix: UserLocation) {
+    public func send(_ fix: UserLocation) {
         continuation?.yield(LocationUpdate(location: LocationFix(
             latitude: fix.latitude, longitude: fix.longitude, horizontalAccuracy: fix.horizontalAccuracy, timestamp: fix.timestamp)))
     }
@@ -36,39 +37,41 @@ final class FakeWalkLocation: WalkLocationTracking {
 
 /// Motion for a walk, pushed by the test.
 @MainActor
-final class FakeWalkMotion: WalkMotionTracking {
-    private(set) var stepsFrom: Date?
+public final class FakeWalkMotion: WalkMotionTracking {
+    public private(set) var stepsFrom: Date?
     private var activity: AsyncStream<MotionActivity>.Continuation?
     private var steps: AsyncStream<Int>.Continuation?
 
-    func activityUpdates() -> AsyncStream<MotionActivity> {
+    public init() {}
+
+    public func activityUpdates() -> AsyncStream<MotionActivity> {
         let (stream, continuation) = AsyncStream.makeStream(of: MotionActivity.self)
         activity = continuation
         return stream
     }
 
-    func stepUpdates(from start: Date) -> AsyncStream<Int> {
+    public func stepUpdates(from start: Date) -> AsyncStream<Int> {
         stepsFrom = start
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         steps = continuation
         return stream
     }
 
-    func send(_ activity: MotionActivity) { self.activity?.yield(activity) }
-    func send(steps count: Int) { steps?.yield(count) }
+    public func send(_ activity: MotionActivity) { self.activity?.yield(activity) }
+    public func send(steps count: Int) { steps?.yield(count) }
 }
 
 /// Health that saves, or refuses with `refusal`.
 @MainActor
-final class FakeWorkouts: WorkoutSaving {
-    var refusal: WorkoutSaveError?
-    private(set) var saved: [WalkWorkout] = []
+public final class FakeWorkouts: WorkoutSaving {
+    public var refusal: WorkoutSaveError?
+    public private(set) var saved: [WalkWorkout] = []
 
-    init(refusal: WorkoutSaveError? = nil) {
+    public init(refusal: WorkoutSaveError? = nil) {
         self.refusal = refusal
     }
 
-    func saveWalk(_ workout: WalkWorkout) async throws(WorkoutSaveError) {
+    public func saveWalk(_ workout: WalkWorkout) async throws(WorkoutSaveError) {
         if let refusal { throw refusal }
         saved.append(workout)
     }
@@ -77,7 +80,7 @@ final class FakeWorkouts: WorkoutSaving {
 /// Waits until `condition` holds, woken by every change Observation sees in what it reads; false if
 /// five seconds pass first (a deadline fixed when the wait begins) or the test is cancelled.
 @MainActor
-func waitUntil(_ condition: @escaping @MainActor () -> Bool) async -> Bool {
+public func waitUntilObserved(_ condition: @escaping @MainActor () -> Bool) async -> Bool {
     let observer = ChangeObserver(condition)
     observer.observe()
     return await observer.waiters.wait(until: condition, orUntil: Deadline(after: .seconds(5), on: ContinuousClock()))
