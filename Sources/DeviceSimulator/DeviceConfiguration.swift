@@ -23,6 +23,8 @@ public struct DeviceConfiguration: Sendable {
     public var motion: Motion
     /// HealthKit at start.
     public var health: Health
+    /// The walk the person takes, if any (Paint My Town).
+    public var walk: Walk?
 
     public init(
         epoch: Date = Date(timeIntervalSince1970: 1_767_225_600),
@@ -32,7 +34,8 @@ public struct DeviceConfiguration: Sendable {
         iosVersion: Int = DeviceConfiguration.newestIOSVersion,
         location: Location = Location(),
         motion: Motion = Motion(),
-        health: Health = Health()
+        health: Health = Health(),
+        walk: Walk? = nil
     ) {
         self.epoch = epoch
         self.seed = seed
@@ -42,6 +45,7 @@ public struct DeviceConfiguration: Sendable {
         self.location = location
         self.motion = motion
         self.health = health
+        self.walk = walk
     }
 }
 

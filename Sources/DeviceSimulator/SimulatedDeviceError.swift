@@ -14,6 +14,8 @@ public enum SimulatedDeviceError: Error, Equatable, Sendable, CustomStringConver
     case settingsChoiceNotOffered(LocationSettingsChoice, missingKey: String)
     /// Service sessions and live-update diagnostics need iOS 18; the device runs an older version.
     case requiresIOS18(running: Int)
+    /// The person cannot set off: the device has no walk (``DeviceConfiguration/walk``).
+    case noWalkConfigured
 
     public var description: String {
         switch self {
@@ -35,6 +37,8 @@ public enum SimulatedDeviceError: Error, Equatable, Sendable, CustomStringConver
             "the app's location setting is restricted by parental controls or device management and cannot be changed"
         case .requiresIOS18(let version):
             "service sessions need iOS 18 or later; the device runs iOS \(version)"
+        case .noWalkConfigured:
+            "there is no walk to set off on: the device's configuration has none"
         case .settingsChoiceNotOffered(let choice, let key):
             "Settings does not offer \(choice.rawValue): Info.plist lacks \(key)"
         }

@@ -1,0 +1,155 @@
+import DeviceInterfaces
+import DeviceSimulator
+import Foundation
+import PetSpotDomain
+import Testing
+
+/// Rule 32 to rule 34 (docs/requirements.md): a walk on the simulated iPhone — live updates under a
+/// background activity session, Motion's activity and pedometer, Health saving the workout.
+@Suite(.timeLimit(.minutes(1))) @MainActor struct SimulatedWalkTests {
+    /// 200 m due north of home.
+    static let route: [GeoCoordinate] = {
+        guard let end = try? GeoCoordinate(latitude: DeviceHarness.home.latitude + 200 / 111_195.0, longitude: DeviceHarness.home.longitude)
+        else { preconditionFailure("a valid test coordinate") }
+        return [DeviceHarness.home, end]
+    }()
+
+    static func walker(
+        location: LocationPermissionStatus = .authorizedWhenInUse,
+        motion: MotionAuthorizationStatus = .authorized,
+        activity: [(after: Duration, kind: MotionActivity.Kind)] = []
+    ) -> DeviceHarness {
+        DeviceHarness {
+            $0.location.authorization = location
+            $0.motion.status = motion
+            $0.walk = DeviceConfiguration.Walk(path: route, speedMetresPerSecond: 1.4, activity: activity)
+        }
+    }
+
+    func walkEvents(_ harness: DeviceHarness) -> [String] {
+        harness.device.log.compactMap {
+            if case .subsystem("walk", let detail) = $0.event { detail } else { nil }
+        }
+    }
+
+    func fixes(_ harness: DeviceHarness) -> Int { walkEvents(harness).filter { $0 == "fixDelivered" }.count }
+
+    // MARK: Rule 32: background activity session and live updates
+
+    @Test func rule32_givenWhileUsingAndASessionBegunInUse_whenThePersonLeavesTheApp_thenFixesGoOnInTheBackground() async throws {
+        let harness = Self.walker()
+        _ = try await harness.launched()
+        let session = harness.device.walkLocation.beginBackgroundActivity()
+        var updates = harness.device.walkLocation.walkUpdates().makeAsyncIterator()
+        try harness.device.setOff()
+        await harness.advance(by: .seconds(10))
+        try harness.device.background()
+        await harness.advance(by: .seconds(10))
+        #expect(fixes(harness) == 20)
+        #expect(harness.device.walkLocation.hasActiveSession)
+        let first = await updates.next()
+        #expect(first?.location?.horizontalAccuracy == 5)
+        session.invalidate()
+        await harness.advance(by: .seconds(5))
+        #expect(fixes(harness) == 20)
+        #expect(walkEvents(harness).contains("backgroundActivityEnded"))
+    }
+
+    @Test func rule32_givenNoSession_whenThePersonLeavesTheApp_thenNoFixUntilTheyReturn() async throws {
+        let harness = Self.walker()
+        _ = try await harness.launched()
+        let updates = harness.device.walkLocation.walkUpdates()
+        try harness.device.setOff()
+        await harness.advance(by: .seconds(3))
+        try harness.device.background()
+        await harness.advance(by: .seconds(30))
+        #expect(fixes(harness) == 3)
+        try harness.device.foreground()
+        await harness.advance(by: .seconds(1))
+        #expect(fixes(harness) == 4)
+        _ = updates
+    }
+
+    @Test func rule32_givenTheAppInTheBackground_whenASessionBegins_thenItIsNotActive() async throws {
+        let harness = Self.walker()
+        _ = try await harness.launched()
+        try harness.device.background()
+        _ = harness.device.walkLocation.beginBackgroundActivity()
+        #expect(!harness.device.walkLocation.hasActiveSession)
+        #expect(walkEvents(harness) == ["backgroundActivityRefused (not in use)"])
+    }
+
+    @Test(arguments: [LocationPermissionStatus.notDetermined, .denied, .restricted])
+    func rule32_givenLocationNotAllowed_whenLiveUpdatesAreRead_thenNoFixEver(status: LocationPermissionStatus) async throws {
+        let harness = Self.walker(location: status)
+        _ = try await harness.launched()
+        let updates = harness.device.walkLocation.walkUpdates()
+        try harness.device.setOff()
+        await harness.advance(by: .seconds(10))
+        #expect(fixes(harness) == 0)
+        _ = updates
+    }
+
+    @Test func rule32_givenTheWalk_whenFixesCome_thenThePersonIsWhereThePaceTookThem() async throws {
+        let harness = Self.walker()
+        _ = try await harness.launched()
+        try harness.device.setOff()
+        await harness.advance(by: .seconds(100))
+        let position = try #require(harness.device.walkerPosition)
+        #expect(abs(position.distance(to: DeviceHarness.home) - 140) < 0.01)
+        await harness.advance(by: .seconds(100))
+        #expect(harness.device.walkerPosition == Self.route.last)
+    }
+
+    // MARK: Rule 33: Motion's activity and pedometer
+
+    @Test func rule33_givenMotionAllowed_whenThePersonStopsAndGoesOn_thenActivitiesAndStepsFollow() async throws {
+        let harness = Self.walker(activity: [(.seconds(10), .stationary), (.seconds(40), .walking)])
+        _ = try await harness.launched()
+        let activities = harness.device.walkMotion.activityUpdates()
+        let steps = harness.device.walkMotion.stepUpdates(from: harness.device.now)
+        try harness.device.setOff()
+        await harness.advance(by: .seconds(50))
+        #expect(walkEvents(harness).filter { $0.hasPrefix("activity") } == ["activity walking", "activity stationary", "activity walking"])
+        // 20 s of walking at 1.4 m/s, 1.35 steps a metre; the 30 s standing still add none.
+        #expect(walkEvents(harness).last { $0.hasPrefix("steps") } == "steps 37")
+        _ = (activities, steps)
+    }
+
+    @Test(arguments: [MotionAuthorizationStatus.notDetermined, .denied])
+    func rule33_givenMotionNotAllowed_whenTheWalkGoesOn_thenNothingIsDelivered(status: MotionAuthorizationStatus) async throws {
+        let harness = Self.walker(motion: status)
+        _ = try await harness.launched()
+        let activities = harness.device.walkMotion.activityUpdates()
+        let steps = harness.device.walkMotion.stepUpdates(from: harness.device.now)
+        try harness.device.setOff()
+        await harness.advance(by: .seconds(20))
+        #expect(walkEvents(harness) == ["setOff"])
+        _ = (activities, steps)
+    }
+
+    // MARK: Rule 34: Health saves a workout only with permission to save it
+
+    static let workout = WalkWorkout(
+        start: Date(timeIntervalSince1970: 1_767_225_600), end: Date(timeIntervalSince1970: 1_767_225_700),
+        distanceMetres: 140, steps: 189, route: []
+    )
+
+    @Test func rule34_givenWorkoutsMayBeSaved_whenAWalkIsSaved_thenHealthKeepsIt() async throws {
+        let harness = DeviceHarness { $0.health.shareStatus = [.workout: .sharingAuthorized, .workoutRoute: .sharingAuthorized] }
+        try await harness.device.workouts.saveWalk(Self.workout)
+        #expect(harness.device.workouts.saved == [Self.workout])
+    }
+
+    @Test(arguments: [HealthShareStatus.notDetermined, .sharingDenied])
+    func rule34_givenWorkoutsMayNotBeSaved_whenAWalkIsSaved_thenNotAuthorizedAndNothingKept(status: HealthShareStatus) async {
+        let harness = DeviceHarness { $0.health.shareStatus = [.workout: status, .workoutRoute: status] }
+        await #expect(throws: WorkoutSaveError.notAuthorized) { try await harness.device.workouts.saveWalk(Self.workout) }
+        #expect(harness.device.workouts.saved.isEmpty)
+    }
+
+    @Test func rule34_givenNoHealthData_whenAWalkIsSaved_thenUnavailable() async {
+        let harness = DeviceHarness { $0.health.isHealthDataAvailable = false }
+        await #expect(throws: WorkoutSaveError.unavailable) { try await harness.device.workouts.saveWalk(Self.workout) }
+    }
+}
