@@ -116,7 +116,7 @@ let package = Package(
             name: "ScenarioRunner",
             dependencies: [
                 "PetSpotDomain", "AsyncSupport", "DeviceInterfaces", "LocationBridge", "DeviceSimulator", "StartupFeature", "PetAPI",
-                "Permissions", "AppFeature", "Localization", concurrencyExtras, logging,
+                "Permissions", "AppFeature", "PaintMyTownFeature", "WalkFeature", "Localization", concurrencyExtras, logging,
             ],
             resources: [.copy("Scenarios"), .process("Resources")],
             swiftSettings: swiftSettings

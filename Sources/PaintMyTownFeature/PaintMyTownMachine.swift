@@ -31,6 +31,8 @@ public enum PaintMyTownMachine {
     }
 
     public enum Effect: Equatable, Sendable {
+        /// Read every permission (the cards and Start need them; Health is known only once asked).
+        case checkAllPermissions
         case showPermissionsScreen(onboarding: Bool)
         case hidePermissionsScreen
         /// Remember that the onboarding was completed.
@@ -73,10 +75,10 @@ public enum PaintMyTownMachine {
     public static func step(_ state: inout State, _ event: Event) -> Step {
         switch event {
         case .launched(let completed):
-            guard !completed, !state.isPermissionsScreenShown else { return Step() }
+            guard !completed, !state.isPermissionsScreenShown else { return Step(effects: [.checkAllPermissions]) }
             state.isPermissionsScreenShown = true
             state.isOnboarding = true
-            return Step(effects: [.showPermissionsScreen(onboarding: true)], log: [.permissionsScreenShown])
+            return Step(effects: [.checkAllPermissions, .showPermissionsScreen(onboarding: true)], log: [.permissionsScreenShown])
         case .permissionsOpened:
             guard !state.isPermissionsScreenShown else { return Step() }
             state.isPermissionsScreenShown = true

@@ -201,6 +201,9 @@ public final class PaintMyTownModel {
 
     private func perform(_ effect: PaintMyTownMachine.Effect) -> (@MainActor () async -> Void)? {
         switch effect {
+        case .checkAllPermissions:
+            let permissions = self.permissions
+            return { await permissions.checkAll() }
         case .showPermissionsScreen:
             let screen = PermissionsScreenModel(
                 manager: permissions,

@@ -1,3 +1,4 @@
+import DeviceInterfaces
 import DeviceSimulator
 import Foundation
 import PetSpotDomain
@@ -6,11 +7,12 @@ extension Scenario {
     /// Reads a scenario file. Every problem is reported with its JSON path.
     public static func parse(_ data: Data) throws(ScenarioFileError) -> Scenario {
         let root = try JSONCursor.parse(data)
-        let object = try root.object(known: ["name", "device", "network", "steps"])
+        let object = try root.object(known: ["name", "app", "device", "network", "steps"])
         let name = try object.required("name", of: root).string()
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw ScenarioFileError(path: JSONPath.root.appending("name").description, message: "must not be empty")
         }
+        let app = try object.member("app", of: root)?.oneOf(App.self) ?? .petspot
         let device = try object.member("device", of: root).map(Device.parse) ?? Device()
         let network = try object.member("network", of: root).map(Network.parse) ?? Network()
         let stepsCursor = try object.required("steps", of: root)
@@ -26,7 +28,7 @@ extension Scenario {
             steps.append(step)
         }
         guard !steps.isEmpty else { throw stepsCursor.fail("needs at least one step") }
-        return Scenario(name: name, device: device, network: network, steps: steps)
+        return Scenario(name: name, app: app, device: device, network: network, steps: steps)
     }
 }
 
@@ -36,6 +38,7 @@ extension Scenario.Device {
             "authorization", "locationServicesEnabled", "preciseLocation", "infoPlistHasWhenInUseKey",
             "position", "fixDelayMs", "coarseFixDelayMs", "cachedFix", "motion", "health", "infoPlistHasMotionKey",
             "infoPlistHasHealthKeys", "infoPlistHasAlwaysKey", "infoPlistRequiresExplicitServiceSession", "iosVersion",
+            "walk",
         ])
         var device = Self()
         if let value = object.member("authorization", of: cursor) {
@@ -74,6 +77,9 @@ extension Scenario.Device {
         if let value = object.member("coarseFixDelayMs", of: cursor) {
             device.coarseFixDelayMs = try value.integer(in: 0...600_000)
         }
+        if let value = object.member("walk", of: cursor), !value.isNull {
+            device.walk = try Scenario.Walk.parse(value)
+        }
         if let value = object.member("cachedFix", of: cursor), !value.isNull {
             let known: Set<String> = ["lat", "lon", "ageMs", "deliveredOnRequest"]
             let fix = try value.object(known: known)
@@ -106,6 +112,43 @@ extension Scenario.Coordinate {
     }
 }
 
+extension Scenario.Walk {
+    static func parse(_ cursor: JSONCursor) throws(ScenarioFileError) -> Self {
+        let object = try cursor.object(known: ["path", "speedMps", "activity"])
+        let pathCursor = try object.required("path", of: cursor)
+        var path: [Scenario.Coordinate] = []
+        for point in try pathCursor.array() {
+            let pair = try point.array()
+            guard pair.count == 2 else { throw point.fail("a point is [lat, lon]: 2 numbers, not \(pair.count)") }
+            let lat = try pair[0].double()
+            let lon = try pair[1].double()
+            guard (-90.0...90.0).contains(lat) else { throw pair[0].fail("latitude \(lat) is not between -90 and 90") }
+            guard (-180.0...180.0).contains(lon) else { throw pair[1].fail("longitude \(lon) is not between -180 and 180") }
+            path.append(Scenario.Coordinate(lat: lat, lon: lon))
+        }
+        guard path.count >= 2 else { throw pathCursor.fail("a walk's path needs at least 2 points") }
+        var walk = Self(path: path)
+        if let value = object.member("speedMps", of: cursor) {
+            let speed = try value.double()
+            guard (0.1...10).contains(speed) else { throw value.fail("a walking speed of \(speed) m/s is not between 0.1 and 10") }
+            walk.speedMps = speed
+        }
+        if let value = object.member("activity", of: cursor) {
+            for entry in try value.array() {
+                let change = try entry.object(known: ["atMs", "kind"])
+                let atCursor = try change.required("atMs", of: entry)
+                let atMs = try atCursor.integer(in: 0...86_400_000)
+                if let previous = walk.activity.last, atMs < previous.atMs {
+                    throw atCursor.fail("activity changes must be in time order: \(atMs) comes after \(previous.atMs)")
+                }
+                walk.activity.append(Scenario.ActivityChange(
+                    atMs: atMs, kind: try change.required("kind", of: entry).oneOf(MotionActivity.Kind.self)))
+            }
+        }
+        return walk
+    }
+}
+
 extension Scenario.Network {
     static func parse(_ cursor: JSONCursor) throws(ScenarioFileError) -> Self {
         let object = try cursor.object(known: ["latencyMs", "reachable"])
@@ -123,6 +166,7 @@ extension Scenario.Step {
         "settings": ["authorization", "locationServicesEnabled", "preciseLocation", "motion", "health"],
         "moveTo": ["lat", "lon"], "network": ["reachable", "latencyMs"],
         "openPermissions": [], "closePermissions": [], "tapPermission": ["permission", "button"],
+        "startWalk": [], "pauseWalk": [], "resumeWalk": [], "endWalk": [],
     ]
 
     static func parse(_ cursor: JSONCursor) throws(ScenarioFileError) -> Self {
@@ -152,6 +196,10 @@ extension Scenario.Step {
         case "refresh": return .refresh
         case "openPermissions": return .openPermissions
         case "closePermissions": return .closePermissions
+        case "startWalk": return .startWalk
+        case "pauseWalk": return .pauseWalk
+        case "resumeWalk": return .resumeWalk
+        case "endWalk": return .endWalk
         case "tapPermission":
             return .tapPermission(
                 try object.required("permission", of: cursor).oneOf(Scenario.PermissionName.self),

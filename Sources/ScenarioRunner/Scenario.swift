@@ -3,21 +3,55 @@
 // its own target because it is the one place that wires every other part together, which none of
 // them may do.
 
+import DeviceInterfaces
 import DeviceSimulator
 import PetSpotDomain
 
 /// A scripted session: how the phone starts, how the network behaves, and what the person does when.
 public struct Scenario: Sendable, Equatable {
     public var name: String
+    /// Which app is installed and played.
+    public var app: App
     public var device: Device
     public var network: Network
     public var steps: [Step]
 
-    public init(name: String, device: Device = Device(), network: Network = Network(), steps: [Step]) {
+    public init(name: String, app: App = .petspot, device: Device = Device(), network: Network = Network(), steps: [Step]) {
         self.name = name
+        self.app = app
         self.device = device
         self.network = network
         self.steps = steps
+    }
+
+    /// `app`: the adoption app of the specification, or the walking app of the permissions guide.
+    public enum App: String, Sendable, Equatable, CaseIterable {
+        case petspot, paintmytown
+    }
+
+    /// `device.walk`: the route the person walks once they set off (`startWalk`), at a pace, with the
+    /// activity Motion sees on the way.
+    public struct Walk: Sendable, Equatable {
+        public var path: [Coordinate]
+        public var speedMps: Double
+        /// Changes of activity, each `atMs` after setting off; walking before the first.
+        public var activity: [ActivityChange]
+
+        public init(path: [Coordinate], speedMps: Double = 1.4, activity: [ActivityChange] = []) {
+            self.path = path
+            self.speedMps = speedMps
+            self.activity = activity
+        }
+    }
+
+    public struct ActivityChange: Sendable, Equatable {
+        public var atMs: Int
+        public var kind: MotionActivity.Kind
+
+        public init(atMs: Int, kind: MotionActivity.Kind) {
+            self.atMs = atMs
+            self.kind = kind
+        }
     }
 
     /// The phone at the start. Every field has a default (see docs/scenarios.md).
@@ -47,6 +81,8 @@ public struct Scenario: Sendable, Equatable {
         public var iosVersion = DeviceConfiguration.newestIOSVersion
         /// The versions `iosVersion` may name.
         public static let iosVersions = DeviceConfiguration.iosVersions
+        /// The walk the person takes (Paint My Town), if any.
+        public var walk: Walk?
 
         public init() {}
     }
@@ -130,6 +166,11 @@ public struct Scenario: Sendable, Equatable {
         case openPermissions
         case closePermissions
         case tapPermission(PermissionName, CardButton)
+        /// Paint My Town: the person taps Start and sets off on `device.walk`.
+        case startWalk
+        case pauseWalk
+        case resumeWalk
+        case endWalk
 
         public var name: String {
             switch self {
@@ -147,6 +188,10 @@ public struct Scenario: Sendable, Equatable {
             case .openPermissions: "openPermissions"
             case .closePermissions: "closePermissions"
             case .tapPermission: "tapPermission"
+            case .startWalk: "startWalk"
+            case .pauseWalk: "pauseWalk"
+            case .resumeWalk: "resumeWalk"
+            case .endWalk: "endWalk"
             }
         }
     }

@@ -7,10 +7,12 @@ import Foundation
 import Localization
 import LocationBridge
 import Logging
+import PaintMyTownFeature
 import Permissions
 import PetAPI
 import PetSpotDomain
 import StartupFeature
+import WalkFeature
 
 /// Plays one ``Scenario`` against the whole app and records what happened.
 ///
@@ -37,7 +39,12 @@ public final class ScenarioRun {
     private let network: SimulatedNetwork
     /// The app's HTTP client for the listing, behind ``network``.
     private let client: AnimalRepository
+    /// PetSpot while it runs (scenarios of `app` `petspot`).
     private(set) var app: AppModel?
+    /// Paint My Town while it runs (scenarios of `app` `paintmytown`).
+    private(set) var walkApp: PaintMyTownModel?
+    /// What Paint My Town keeps across launches, as `UserDefaults` would.
+    private let walkStorage = InMemoryWalkStorage()
     private var viewModel: AnimalListViewModel? { app?.startup }
     /// Remembers the once-per-install Always request across launches, as `UserDefaults` would.
     private let ledger = InMemoryPermissionLedger()
@@ -66,7 +73,7 @@ public final class ScenarioRun {
     init(scenario: Scenario, serverURL: URL, localizer: Localizer = .system) {
         self.scenario = scenario
         self.localizer = localizer
-        self.device = SimulatedDevice(configuration: scenario.device.configuration, clock: clock)
+        self.device = SimulatedDevice(configuration: scenario.device.configuration(for: scenario.app), clock: clock)
         self.client = AnimalRepository(baseURL: serverURL)
         self.network = SimulatedNetwork(
             latency: .milliseconds(scenario.network.latencyMs),
@@ -137,12 +144,10 @@ public final class ScenarioRun {
     }
 
     private func deliverScenePhases() {
-        guard let app else {
-            pendingPhases.removeAll()
-            return
-        }
         while !pendingPhases.isEmpty {
-            app.scenePhaseChanged(to: pendingPhases.removeFirst())
+            let phase = pendingPhases.removeFirst()
+            app?.scenePhaseChanged(to: phase)
+            walkApp?.scenePhaseChanged(to: phase)
         }
     }
 
@@ -190,9 +195,12 @@ extension Scenario.Device {
         }))
     }
 
-    /// The simulated phone this describes.
-    var configuration: DeviceConfiguration {
-        let request = HealthAuthorizationRequest.petSpot
+    /// The simulated phone this describes, with PetSpot installed.
+    var configuration: DeviceConfiguration { configuration(for: .petspot) }
+
+    /// The simulated phone this describes, with `app` installed (whose Health types it decides on).
+    func configuration(for app: Scenario.App) -> DeviceConfiguration {
+        let request = app.healthRequest
         let motionStatus: MotionAuthorizationStatus =
             switch motion {
             case .authorized: .authorized
@@ -231,7 +239,14 @@ extension Scenario.Device {
                 isHealthDataAvailable: health != .unavailable,
                 shareStatus: decided.map { status in Dictionary(uniqueKeysWithValues: request.share.map { ($0, status) }) } ?? [:],
                 readAllowed: decided == nil ? [:] : Dictionary(uniqueKeysWithValues: request.read.map { ($0, true) })
-            )
+            ),
+            walk: walk.map { walk in
+                DeviceConfiguration.Walk(
+                    path: walk.path.compactMap { try? GeoCoordinate(latitude: $0.lat, longitude: $0.lon) },
+                    speedMetresPerSecond: walk.speedMps,
+                    activity: walk.activity.map { (after: .milliseconds($0.atMs), kind: $0.kind) }
+                )
+            }
         )
     }
 }
@@ -369,6 +384,52 @@ extension ScenarioRun {
     }
 }
 
+extension ScenarioRun {
+    /// Turns what Paint My Town did into log lines: the permissions screen and the permission state as
+    /// PetSpot's are logged, and the walk with its numbers (never a coordinate).
+    private func record(_ event: PaintMyTownModel.Event) {
+        switch event {
+        case .app(.permissionsScreenShown): record(AppEvent.permissionsScreenShown)
+        case .app(.permissionsScreenClosed): record(AppEvent.permissionsScreenClosed)
+        case .app(.onboardingCompleted): log(.app, "onboardingCompleted")
+        case .app(.permissionStateChanged(let permission, let state)): record(AppEvent.permissionStateChanged(permission, state))
+        case .app(.permissionRequestStarted(let permission)): record(AppEvent.permissionRequestStarted(permission))
+        case .app(.permissionRequestFinished(let permission, let state)):
+            record(AppEvent.permissionRequestFinished(permission, state))
+        case .app(.permissionRequestRefused(let permission, let reason)):
+            record(AppEvent.permissionRequestRefused(permission, reason))
+        case .app(.walkNotStarted(let reason)): log(.app, "walkNotStarted", [("reason", .string(reason.rawValue))])
+        case .walk(.walk(.walkStarted(let autoPause))): log(.app, "walkStarted", [("autoPause", .bool(autoPause))])
+        case .walk(.walk(.walkPaused(let reason))): log(.app, "walkPaused", [("reason", .string(reason.rawValue))])
+        case .walk(.walk(.walkResumed(let reason))): log(.app, "walkResumed", [("reason", .string(reason.rawValue))])
+        case .walk(.walk(.walkEnded(let summary))): logWalkEnded(summary)
+        case .walk(.workoutSaved): log(.app, "workoutSaved")
+        case .walk(.workoutNotSaved(let error)): log(.app, "workoutNotSaved", [("reason", .string(error.reason))])
+        }
+    }
+}
+
+extension ScenarioRun {
+    /// `walkEnded` with its numbers; `steps` only when the pedometer counted them (Motion allowed).
+    private func logWalkEnded(_ summary: WalkSummary) {
+        var fields: [(String, LogLine.Value)] = [("distanceM", .int(Int(summary.distanceMetres.rounded())))]
+        if let steps = summary.steps { fields.append(("steps", .int(steps))) }
+        fields.append(("newCells", .int(summary.newCells)))
+        fields.append(("totalCells", .int(summary.totalCells)))
+        log(.app, "walkEnded", fields)
+    }
+}
+
+extension Scenario.App {
+    /// What the app asks HealthKit for.
+    var healthRequest: HealthAuthorizationRequest {
+        switch self {
+        case .petspot: .petSpot
+        case .paintmytown: .paintMyTown
+        }
+    }
+}
+
 extension LogLine.AnimalPreview {
     init(_ animal: Animal) {
         self.init(
@@ -400,14 +461,16 @@ extension ScenarioRun {
                 viewModel?.onOpenAppSettings = nil
                 app?.onEvent = nil
                 app = nil
+                walkApp?.onEvent = nil
+                walkApp = nil
             case .background: try device.background()
             case .foreground: try device.foreground()
             case .tapRetry:
-                let app = try foregroundApp()
+                let app = try foregroundApp(for: action)
                 guard app.errorMessage != nil else { throw StepRefused(description: "no error with Retry is showing") }
                 app.retry()
             case .refresh:
-                let app = try foregroundApp()
+                let app = try foregroundApp(for: action)
                 // What the screen allows: the pull works on a list of pets, not under the popup.
                 guard case .animals = app.content else { throw StepRefused(description: "no list of pets is showing to pull down") }
                 guard app.permissionPopup == nil else { throw StepRefused(description: "the location popup is up") }
@@ -415,7 +478,7 @@ extension ScenarioRun {
                 app.requestRefresh()
             case .answerSystemAlert(let choice): try answerSystemAlert(choice)
             case .tapPopup(let button):
-                let app = try foregroundApp()
+                let app = try foregroundApp(for: action)
                 guard app.showPermissionDeniedAlert else {
                     throw StepRefused(description: "the location popup is not showing")
                 }
@@ -427,17 +490,32 @@ extension ScenarioRun {
             case .moveTo(let coordinate):
                 try device.moveTo(lat: coordinate.lat, lon: coordinate.lon)
             case .openPermissions:
-                let app = try activeApp()
-                guard app.permissionsScreen == nil else { throw StepRefused(description: "the permissions screen is already open") }
-                app.openPermissions()
+                guard try permissionsScreen() == nil else { throw StepRefused(description: "the permissions screen is already open") }
+                if let walkApp { walkApp.openPermissions() } else { try activeApp().openPermissions() }
             case .closePermissions:
-                let app = try activeApp()
-                guard let screen = app.permissionsScreen else {
+                guard let screen = try permissionsScreen() else {
                     throw StepRefused(description: "the permissions screen is not open")
                 }
                 guard screen.canContinue else { throw StepRefused(description: "Done is disabled while a request is under way") }
                 screen.finish()
             case .tapPermission(let name, let button): try tapPermission(name, button)
+            case .startWalk:
+                let walkApp = try activeWalkApp(for: action)
+                walkApp.startWalk()
+                // The person sets off as they tap Start, when the walk did start.
+                if walkApp.walk.state.phase == .recording, scenario.device.walk != nil { try device.setOff() }
+            case .pauseWalk:
+                let walkApp = try activeWalkApp(for: action)
+                guard walkApp.walk.state.phase == .recording else { throw StepRefused(description: "no walk is recording") }
+                walkApp.pauseWalk()
+            case .resumeWalk:
+                let walkApp = try activeWalkApp(for: action)
+                guard case .paused = walkApp.walk.state.phase else { throw StepRefused(description: "no walk is paused") }
+                walkApp.resumeWalk()
+            case .endWalk:
+                let walkApp = try activeWalkApp(for: action)
+                guard walkApp.walk.state.isUnderWay else { throw StepRefused(description: "no walk is under way") }
+                walkApp.endWalk()
             case .network(let change):
                 if let reachable = change.reachable { network.reachable = reachable }
                 if let latency = change.latencyMs { network.latency = .milliseconds(latency) }
@@ -456,6 +534,10 @@ extension ScenarioRun {
     private func launch() throws {
         let manager = try device.launch()
         pendingPhases.removeAll()
+        if scenario.app == .paintmytown {
+            launchPaintMyTown(manager)
+            return
+        }
         let app = AppModel.build(
             try .simulated(
                 device: device,
@@ -474,10 +556,44 @@ extension ScenarioRun {
         app.launch()
     }
 
+    /// Paint My Town starts: its onboarding shows until the person completed it once.
+    private func launchPaintMyTown(_ manager: SimulatedLocationManager) {
+        let epoch = device.configuration.epoch
+        let clock = self.clock
+        let walkApp = PaintMyTownModel(PaintMyTownDependencies(
+            locationManager: manager,
+            locationSessions: device.configuration.supportsServiceSessions ? try? device.serviceSessions() : nil,
+            motion: device.motion,
+            health: device.health,
+            walkLocation: device.walkLocation,
+            walkMotion: device.walkMotion,
+            workouts: device.workouts,
+            storage: walkStorage,
+            settingsOpener: SettingsOpener { [weak self] in self?.openSettingsForApp() },
+            ledger: ledger,
+            clock: clock,
+            now: { epoch.addingTimeInterval(clock.now.offset.timeInterval) },
+            infoPlist: scenario.device.infoPlist,
+            localizer: localizer
+        ))
+        walkApp.onEvent = { [weak self] event in self?.record(event) }
+        self.walkApp = walkApp
+        walkApp.launch()
+    }
+
+    /// The permissions screen showing in the app in use, if any.
+    private func permissionsScreen() throws -> PermissionsScreenModel? {
+        if scenario.app == .paintmytown {
+            guard let walkApp else { throw StepRefused(description: "the app is not running") }
+            try ensureInUse()
+            return walkApp.permissionsScreen
+        }
+        return try activeApp().permissionsScreen
+    }
+
     /// The permissions screen's card button, if the card shows it now.
     private func tapPermission(_ name: Scenario.PermissionName, _ button: Scenario.CardButton) throws {
-        let app = try activeApp()
-        guard let screen = app.permissionsScreen else { throw StepRefused(description: "the permissions screen is not open") }
+        guard let screen = try permissionsScreen() else { throw StepRefused(description: "the permissions screen is not open") }
         let permission: Permission =
             switch name {
             case .location: .location
@@ -508,12 +624,30 @@ extension ScenarioRun {
         }
     }
 
-    private func foregroundApp() throws -> AnimalListViewModel {
-        try activeApp().startup
+    private func foregroundApp(for action: Scenario.Action) throws -> AnimalListViewModel {
+        guard scenario.app == .petspot else {
+            throw StepRefused(description: "\(action.name) is a step of PetSpot's listing; Paint My Town has none")
+        }
+        return try activeApp().startup
+    }
+
+    private func activeWalkApp(for action: Scenario.Action) throws -> PaintMyTownModel {
+        guard scenario.app == .paintmytown else {
+            throw StepRefused(description: "\(action.name) is a step of Paint My Town's walk; PetSpot has none")
+        }
+        guard let walkApp else { throw StepRefused(description: "the app is not running") }
+        try ensureInUse()
+        return walkApp
     }
 
     private func activeApp() throws -> AppModel {
         guard let app else { throw StepRefused(description: "the app is not running") }
+        try ensureInUse()
+        return app
+    }
+
+    /// Throws unless the app is in front and no system alert covers it.
+    private func ensureInUse() throws {
         let phase = device.scenePhase
         guard phase == .active else {
             throw StepRefused(
@@ -521,7 +655,6 @@ extension ScenarioRun {
                     ?? "the app is not in use (scene is \(phase.rawValue))"
             )
         }
-        return app
     }
 
     private func answerSystemAlert(_ choice: Scenario.AlertChoice) throws {
@@ -580,7 +713,7 @@ extension ScenarioRun {
         }
         if let motion = change.motion { try device.setMotionAllowed(motion == .authorized) }
         if let health = change.health {
-            for type in HealthAuthorizationRequest.petSpot.share.sorted(by: { $0.rawValue < $1.rawValue }) {
+            for type in scenario.app.healthRequest.share.sorted(by: { $0.rawValue < $1.rawValue }) {
                 try device.setHealthSharing(health == .sharingAuthorized ? .sharingAuthorized : .sharingDenied, for: type)
             }
         }

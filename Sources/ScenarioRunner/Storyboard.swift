@@ -11,11 +11,11 @@ public enum Storyboard {
     /// The storyboard of one run. A bundled scenario, found by its English title, is titled in the
     /// localizer's language; a scenario of its own keeps its name.
     public static func render(_ scenario: Scenario, _ outcome: ScenarioRun.Outcome, localizer: Localizer = .english) -> String {
-        let teller = Teller(localizer: localizer)
+        var teller = Teller(localizer: localizer, app: scenario.app)
         let title = teller.scenarioTitle(named: scenario.name) ?? scenario.name
         var out = ["", "━━ \(title)", "   \(teller.deviceSummary(scenario))"]
         for line in outcome.lines {
-            guard let sentence = teller.sentence(for: line) else { continue }
+            guard let sentence = teller.tell(line) else { continue }
             let time = teller.text("time_format", localizer.number(Double(line.atMs) / 1000, fractionDigits: 3))
             out.append("   \(String(repeating: " ", count: max(0, 9 - columns(time))))\(time)  \(sentence)")
             for pet in line.preview {
@@ -28,7 +28,7 @@ public enum Storyboard {
 
     /// The summary table: scenario, whether the listing came with location, time to first listing.
     public static func table(_ rows: [(label: String, outcome: ScenarioRun.Outcome)], localizer: Localizer = .english) -> String {
-        let teller = Teller(localizer: localizer)
+        let teller = Teller(localizer: localizer, app: .petspot)
         let header = (teller.text("table_scenario"), teller.text("table_final_listing"), teller.text("table_first_listing"))
         let cells = rows.map { row -> (String, String, String) in
             let listings = row.outcome.lines.filter { $0.event == "listingShown" }
@@ -107,9 +107,67 @@ public enum Storyboard {
 /// app's own texts (the popup, the buttons, the permission names).
 private struct Teller {
     let localizer: Localizer
+    /// The app the story is told of. The table speaks of PetSpot; a Paint My Town story names its own
+    /// app instead, which the tables never inflect (it stays "PetSpot" in every language).
+    let app: Scenario.App
+    /// Whether Paint My Town's onboarding was completed in this story so far.
+    private var onboardingDone = false
+
+    init(localizer: Localizer, app: Scenario.App) {
+        self.localizer = localizer
+        self.app = app
+    }
 
     func text(_ key: String, _ arguments: String...) -> String {
-        StringTable.format(Storyboard.strings.string(key, localizer.language), arguments)
+        let text = StringTable.format(Storyboard.strings.string(key, localizer.language), arguments)
+        return app == .paintmytown ? text.replacingOccurrences(of: "PetSpot", with: "Paint My Town") : text
+    }
+
+    /// The sentence for `line`, in the story so far.
+    mutating func tell(_ line: LogLine) -> String? {
+        guard app == .paintmytown else { return sentence(for: line) }
+        switch line.event {
+        case "permissionsScreenShown" where !onboardingDone:
+            return text(
+                "onboarding_shown", Permission.location.title(localizer), Permission.motion.title(localizer),
+                Permission.healthKit.title(localizer))
+        case "permissionsScreenClosed":
+            return text("permissions_closed_walk", PermissionsL10n.doneButton(localizer))
+        case "onboardingCompleted":
+            onboardingDone = true
+            return text("onboarding_completed")
+        default:
+            return walkSentence(for: line) ?? sentence(for: line)
+        }
+    }
+
+    /// The walk's lines, as the person lives them.
+    private func walkSentence(for line: LogLine) -> String? {
+        switch line.event {
+        case "walkStarted":
+            return text(line[field: "autoPause"] == .bool(true) ? "walk_started_auto" : "walk_started_manual")
+        case "walkNotStarted":
+            return text(field(line, "reason") == "locationNotAuthorized" ? "walk_not_started_location" : "walk_not_started_onboarding")
+        case "walkPaused":
+            return text(field(line, "reason") == "stationary" ? "walk_paused_stationary" : "walk_paused_person")
+        case "walkResumed":
+            return text(field(line, "reason") == "moving" ? "walk_resumed_moving" : "walk_resumed_person")
+        case "walkEnded":
+            let metres = Double(field(line, "distanceM")) ?? 0
+            let distance = localizer.distance(Measurement(value: metres, unit: .meters), fractionDigits: 2)
+            let newCells = localizer.number(Int(field(line, "newCells")) ?? 0)
+            let totalCells = localizer.number(Int(field(line, "totalCells")) ?? 0)
+            if case .int(let steps)? = line[field: "steps"] {
+                return text("walk_ended", distance, localizer.number(steps), newCells, totalCells)
+            }
+            return text("walk_ended_no_steps", distance, newCells, totalCells)
+        case "workoutSaved":
+            return text("workout_saved")
+        case "workoutNotSaved":
+            return text("workout_not_saved", text("workout_reason_\(field(line, "reason"))"))
+        default:
+            return nil
+        }
     }
 
     /// The title of the bundled scenario whose English title is `name` (its `scenario_<file name>`

@@ -226,7 +226,9 @@ struct AppiumDriverTests {
             for file in BundledScenarios.files {
                 let scenario = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: file))
                 let steps = scenario["steps"]?.array ?? []
-                guard steps.first?["action"] == .string("launch"), steps.first?["atMs"] == .number(0),
+                // PetSpot's launches: the driver serves PetSpot.
+                guard scenario["app"] == nil || scenario["app"] == .string("petspot"),
+                    steps.first?["action"] == .string("launch"), steps.first?["atMs"] == .number(0),
                     steps.count < 2 || (steps[1]["atMs"]?.number ?? 0) > 0
                 else { continue }
                 let expected = try String(contentsOf: file.deletingPathExtension().appendingPathExtension("expected.jsonl"), encoding: .utf8)

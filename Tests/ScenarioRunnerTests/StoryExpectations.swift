@@ -19,18 +19,6 @@ struct StoryExpectation {
     static let byScenario: [String: StoryExpectation] = [
         "edge-allow-once-relaunch": .init(
             finalListingWithLocation: false, popups: 0, systemAlerts: 2, permissionStates: ["location": "denied"]),
-        "guide-1-happy-path": .init(
-            finalListingWithLocation: true, popups: 0, systemAlerts: 4,
-            permissionStates: ["location": "authorized", "motion": "authorized", "health": "authorized"]),
-        "guide-2-deny-location": .init(
-            finalListingWithLocation: false, popups: 0, systemAlerts: 1, permissionStates: ["location": "denied"]),
-        "guide-3-deny-motion": .init(
-            finalListingWithLocation: true, popups: 0, systemAlerts: 1, permissionStates: ["motion": "denied"]),
-        "guide-4-deny-health": .init(
-            finalListingWithLocation: true, popups: 0, systemAlerts: 1, permissionStates: ["health": "denied"]),
-        "guide-5-grant-later": .init(
-            finalListingWithLocation: true, popups: 1,
-            permissionStates: ["location": "authorized", "motion": "authorized"]),
         "edge-background-during-popup": .init(finalListingWithLocation: false, popups: 1),
         "edge-alert-left-unanswered": .init(finalListingWithLocation: true, popups: 0, systemAlerts: 2),
         "edge-change-during-query": .init(finalListingWithLocation: true, popups: 1),
@@ -73,6 +61,74 @@ struct StoryExpectation {
     ]
 }
 
+/// What a person must see in each Paint My Town scenario: the onboarding, and the walk's fate.
+struct WalkStoryExpectation {
+    /// How many times iOS shows a permission alert.
+    var systemAlerts: Int
+    /// The state each permission's last `permissionStateChanged` reports.
+    var permissionStates: [String: String]
+    /// The walk: nil when none may start (`walkNotStarted`), else whether it pauses itself.
+    var autoPause: Bool?
+    /// Whether Health saved the ended walk.
+    var savedToHealth = true
+    /// Pauses, by reason.
+    var pauses: [String] = []
+
+    static let byScenario: [String: WalkStoryExpectation] = [
+        "guide-1-happy-path": .init(
+            systemAlerts: 4, permissionStates: ["location": "authorized", "motion": "authorized", "health": "authorized"],
+            autoPause: true),
+        "guide-2-deny-location": .init(systemAlerts: 1, permissionStates: ["location": "denied"], autoPause: nil),
+        "guide-3-deny-motion": .init(
+            systemAlerts: 1, permissionStates: ["motion": "denied", "health": "authorized"], autoPause: false),
+        "guide-4-deny-health": .init(systemAlerts: 1, permissionStates: ["health": "denied"], autoPause: true, savedToHealth: false),
+        "guide-5-grant-later": .init(
+            systemAlerts: 0, permissionStates: ["location": "authorized", "motion": "authorized", "health": "authorized"],
+            autoPause: true),
+        "walk-1-every-permission": .init(
+            systemAlerts: 0, permissionStates: ["health": "authorized"], autoPause: true, pauses: ["stationary"]),
+        "walk-2-without-motion": .init(
+            systemAlerts: 0, permissionStates: ["health": "authorized"], autoPause: false, pauses: ["person"]),
+        "walk-3-without-health": .init(systemAlerts: 0, permissionStates: ["health": "denied"], autoPause: true, savedToHealth: false),
+        "walk-4-leaves-the-app": .init(systemAlerts: 0, permissionStates: ["health": "authorized"], autoPause: true),
+    ]
+}
+
+/// Checks a Paint My Town log against its story: the onboarding first, and the walk as expected.
+func checkWalkStory(_ name: String, _ lines: [EventLine], _ expectation: WalkStoryExpectation, sourceLocation: SourceLocation) {
+    let app = lines.filter { $0.fields["source"] as? String == "app" }
+    #expect(app.first?.event == "permissionsScreenShown", "\(name): the onboarding is not first", sourceLocation: sourceLocation)
+    #expect(!lines.contains { $0.event == "listingShown" }, "\(name): a pets listing in Paint My Town", sourceLocation: sourceLocation)
+    #expect(lines.count(where: { $0.event == "systemAlertShown" }) == expectation.systemAlerts,
+        "\(name): system alerts", sourceLocation: sourceLocation)
+    var lastStates: [String: String] = [:]
+    for line in lines where line.event == "permissionStateChanged" {
+        if let permission = line.fields["permission"] as? String { lastStates[permission] = line.fields["state"] as? String }
+    }
+    #expect(lastStates == expectation.permissionStates, "\(name): permission states", sourceLocation: sourceLocation)
+    let started = lines.first { $0.event == "walkStarted" }
+    #expect(started?.fields["autoPause"] as? Bool == expectation.autoPause, "\(name): walk started", sourceLocation: sourceLocation)
+    #expect(lines.filter { $0.event == "walkPaused" }.compactMap { $0.fields["reason"] as? String } == expectation.pauses,
+        "\(name): pauses", sourceLocation: sourceLocation)
+    guard expectation.autoPause != nil else {
+        // No location, no walk: nothing recorded, nothing saved.
+        #expect(lines.contains { $0.event == "walkNotStarted" }, "\(name): Start said nothing", sourceLocation: sourceLocation)
+        #expect(!lines.contains { $0.event == "walkEnded" || $0.event.hasPrefix("workout") }, sourceLocation: sourceLocation)
+        return
+    }
+    guard let ended = lines.first(where: { $0.event == "walkEnded" }) else {
+        Issue.record("\(name): the walk never ended", sourceLocation: sourceLocation)
+        return
+    }
+    #expect((ended.fields["distanceM"] as? Int ?? 0) > 0, "\(name): no distance", sourceLocation: sourceLocation)
+    // Steps come from the pedometer, which needs Motion: exactly when the walk pauses itself.
+    #expect((ended.fields["steps"] != nil) == expectation.autoPause, "\(name): steps", sourceLocation: sourceLocation)
+    let newCells = ended.fields["newCells"] as? Int ?? -1
+    #expect(newCells > 0 && newCells <= ended.fields["totalCells"] as? Int ?? 0, "\(name): cells", sourceLocation: sourceLocation)
+    let fate = lines.last { $0.event.hasPrefix("workout") }
+    #expect(fate?.event == (expectation.savedToHealth ? "workoutSaved" : "workoutNotSaved"), "\(name): Health", sourceLocation: sourceLocation)
+}
+
 /// One parsed line of `petspot run --json`.
 struct EventLine {
     var event: String
@@ -90,6 +146,10 @@ struct EventLine {
 /// Checks a log against its story's expectation and against the rules every session obeys.
 func checkStory(_ name: String, _ output: String, sourceLocation: SourceLocation = #_sourceLocation) {
     let lines = output.split(separator: "\n").compactMap(EventLine.init)
+    if let walk = WalkStoryExpectation.byScenario[name] {
+        checkWalkStory(name, lines, walk, sourceLocation: sourceLocation)
+        return
+    }
     guard let expectation = StoryExpectation.byScenario[name] else {
         Issue.record("no expectation written for scenario \(name)", sourceLocation: sourceLocation)
         return
@@ -111,7 +171,7 @@ func checkStory(_ name: String, _ output: String, sourceLocation: SourceLocation
     for line in lines where line.event == "permissionStateChanged" {
         if let permission = line.fields["permission"] as? String { lastStates[permission] = line.fields["state"] as? String }
     }
-    if name.hasPrefix("guide-") || !expectation.permissionStates.isEmpty {
+    if !expectation.permissionStates.isEmpty {
         #expect(lastStates == expectation.permissionStates, "\(name): permission states", sourceLocation: sourceLocation)
     }
 
