@@ -223,7 +223,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ScenarioRunnerTests",
-            dependencies: ["ScenarioRunner", "AsyncSupport", "PetSpotDomain", "PetAPI", "StartupFeature", "Localization"],
+            dependencies: ["ScenarioRunner", "AsyncSupport", "DeviceInterfaces", "PetSpotDomain", "PetAPI", "StartupFeature", "Localization"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

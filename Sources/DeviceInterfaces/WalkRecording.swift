@@ -6,7 +6,10 @@ import PetSpotDomain
 @MainActor
 public protocol WalkLocationTracking: AnyObject, Sendable {
     /// `CLBackgroundActivitySession()`: while it lives, live updates go on after the person leaves the
-    /// app, with iOS's location indicator showing. It must begin while the app is in use.
+    /// app, with iOS's location indicator showing. It must begin while the app is in use. From iOS 18 it
+    /// also holds a `CLServiceSession(authorization: .whenInUse)` until invalidated: with
+    /// `NSLocationRequireExplicitServiceSession` in Info.plist, live updates come only while the app
+    /// holds a service session (rule 31).
     func beginBackgroundActivity() -> any BackgroundActivity
     /// `CLLocationUpdate.liveUpdates(.fitness)`: fixes as the person moves, until the consumer stops.
     func walkUpdates() -> AsyncStream<LocationUpdate>

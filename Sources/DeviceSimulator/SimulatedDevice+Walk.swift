@@ -123,9 +123,14 @@ final class WalkSubsystem: DeviceSubsystem {
         }
     }
 
-    /// Whether location may be delivered to the app now (rule 32).
+    /// Whether location may be delivered to the app now (rule 32). From iOS 18, with
+    /// `NSLocationRequireExplicitServiceSession`, only while the app holds a session: the walk's
+    /// holds one beside its background activity (rule 31).
     var locationFlows: Bool {
-        appRuns && device.location.servicesEnabled && device.location.status.isAuthorized
+        let explicit = device.configuration.supportsServiceSessions
+            && device.infoPlistKeys.contains(ServiceSessionAuthorization.requireExplicitSessionKey)
+        return appRuns && device.location.servicesEnabled && device.location.status.isAuthorized
+            && (!explicit || location.hasActiveSession)
     }
 
     /// Whether Motion may deliver now (rule 33).

@@ -120,7 +120,7 @@ public final class PaintMyTownModel {
             ledger: dependencies.ledger,
             settingsOpener: dependencies.settingsOpener,
             clock: dependencies.clock,
-            configuration: PermissionManager.Configuration(healthRequest: .paintMyTown)
+            configuration: PermissionManager.Configuration(healthRequest: AppManifest.paintMyTown.healthRequest ?? .paintMyTown)
         )
         walk = WalkModel(
             location: dependencies.walkLocation,

@@ -48,7 +48,10 @@ public struct PlistRequirementsChecker: Sendable {
         var report = check(infoPlist: infoPlist, entitlements: entitlements, scopes: app.scopes)
         report.app = app
         let needed = Set(report.results.map(\.requirement.key))
-        for requirement in requirements + InfoPlistRequirement.related where !needed.contains(requirement.key) {
+        // Only keys whose permission no feature uses: a related key of a used permission (clinical
+        // records of an app that saves workouts) is not this check's business.
+        for requirement in requirements + InfoPlistRequirement.related
+        where !needed.contains(requirement.key) && requirement.scopes.isDisjoint(with: app.scopes) {
             let file = requirement.source == .infoPlist ? infoPlist : entitlements
             guard file?[requirement.key] != nil else { continue }
             report.results.append(.init(requirement: requirement, outcome: .unused))

@@ -129,7 +129,9 @@ public struct XcodeGenTarget: Sendable, Equatable {
         if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
             value = value.dropFirst().dropLast()
         }
-        guard !key.isEmpty, !value.isEmpty else { return nil }
+        // A flow collection (`[A, B]`, `{…}`) is more than this reader understands: refused, never
+        // half-read.
+        guard !key.isEmpty, !value.isEmpty, value.first != "[", value.first != "{" else { return nil }
         return (String(key), String(value))
     }
 }

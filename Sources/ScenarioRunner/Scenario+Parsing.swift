@@ -13,7 +13,14 @@ extension Scenario {
             throw ScenarioFileError(path: JSONPath.root.appending("name").description, message: "must not be empty")
         }
         let app = try object.member("app", of: root)?.oneOf(App.self) ?? .petspot
-        let device = try object.member("device", of: root).map(Device.parse) ?? Device()
+        let deviceCursor = object.member("device", of: root)
+        let device = try deviceCursor.map(Device.parse) ?? Device()
+        if app == .petspot, device.walk != nil, let deviceCursor {
+            throw ScenarioFileError(
+                path: deviceCursor.path.appending("walk").description,
+                message: "PetSpot records no walks: a walk needs \"app\": \"paintmytown\""
+            )
+        }
         let network = try object.member("network", of: root).map(Network.parse) ?? Network()
         let stepsCursor = try object.required("steps", of: root)
         var steps: [Step] = []

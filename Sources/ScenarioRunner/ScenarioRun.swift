@@ -421,11 +421,12 @@ extension ScenarioRun {
 }
 
 extension Scenario.App {
-    /// What the app asks HealthKit for.
+    /// What the app asks HealthKit for: its manifest's request. PetSpot's simulated form still asks
+    /// for the types the permissions guide's screen asked for (docs/architecture.md).
     var healthRequest: HealthAuthorizationRequest {
         switch self {
         case .petspot: .petSpot
-        case .paintmytown: .paintMyTown
+        case .paintmytown: AppManifest.paintMyTown.healthRequest ?? .paintMyTown
         }
     }
 }
@@ -501,9 +502,11 @@ extension ScenarioRun {
             case .tapPermission(let name, let button): try tapPermission(name, button)
             case .startWalk:
                 let walkApp = try activeWalkApp(for: action)
+                // The walk screen shows Start only while no walk is under way.
+                guard !walkApp.walk.state.isUnderWay else { throw StepRefused(description: "a walk is already under way") }
                 walkApp.startWalk()
                 // The person sets off as they tap Start, when the walk did start.
-                if walkApp.walk.state.phase == .recording, scenario.device.walk != nil { try device.setOff() }
+                if walkApp.walk.state.isUnderWay, scenario.device.walk != nil { try device.setOff() }
             case .pauseWalk:
                 let walkApp = try activeWalkApp(for: action)
                 guard walkApp.walk.state.phase == .recording else { throw StepRefused(description: "no walk is recording") }

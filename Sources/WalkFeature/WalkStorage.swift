@@ -9,7 +9,7 @@ public protocol WalkStorage: AnyObject {
     var walks: [StoredWalk] { get set }
 }
 
-/// A walk as the app keeps it (its route stays on the phone).
+/// A walk as the app keeps it: its numbers, and whether Health took it. (Its route is not kept yet.)
 public struct StoredWalk: Sendable, Hashable, Codable {
     public var startedAt: Date
     public var endedAt: Date

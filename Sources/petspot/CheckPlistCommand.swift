@@ -24,7 +24,7 @@ struct CheckPlistCommand: ParsableCommand {
             Examples:
               petspot check-plist App/PetSpot/Info.plist --app petspot --project App/project.yml
               petspot check-plist App/PaintMyTown/Info.plist --app paintmytown \\
-                  --entitlements App/PaintMyTown/PaintMyTown.entitlements --project App/project.yml
+                  --entitlements App/PaintMyTown/PaintMyTown.entitlements
             """
     )
 

@@ -79,6 +79,24 @@ import Testing
         #expect(walkEvents(harness) == ["backgroundActivityRefused (not in use)"])
     }
 
+    @Test func rule32_givenIOS18AndTheExplicitSessionKey_whenNoSessionIsHeld_thenNoFixEvenInUse() async throws {
+        let harness = DeviceHarness {
+            $0.iosVersion = 18
+            $0.infoPlistKeys.insert(ServiceSessionAuthorization.requireExplicitSessionKey)
+            $0.location.authorization = .authorizedWhenInUse
+            $0.walk = DeviceConfiguration.Walk(path: Self.route)
+        }
+        _ = try await harness.launched()
+        let updates = harness.device.walkLocation.walkUpdates()
+        try harness.device.setOff()
+        await harness.advance(by: .seconds(5))
+        #expect(fixes(harness) == 0)
+        _ = harness.device.walkLocation.beginBackgroundActivity()
+        await harness.advance(by: .seconds(5))
+        #expect(fixes(harness) == 5)
+        _ = updates
+    }
+
     @Test(arguments: [LocationPermissionStatus.notDetermined, .denied, .restricted])
     func rule32_givenLocationNotAllowed_whenLiveUpdatesAreRead_thenNoFixEver(status: LocationPermissionStatus) async throws {
         let harness = Self.walker(location: status)

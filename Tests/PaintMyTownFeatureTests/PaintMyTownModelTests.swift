@@ -102,4 +102,15 @@ import WalkFeature
         #expect(walkLocation.activities.count == 1)
         #expect(app.walkRefusal == nil)
     }
+
+    @Test func givenAWalkUnderWay_whenStartIsTappedAgain_thenTheWalkGoesOnAndNothingBeginsTwice() {
+        storage.onboardingCompleted = true
+        let (app, log) = app(location: .authorizedWhenInUse)
+        app.launch()
+        app.startWalk()
+        app.startWalk()
+        #expect(log.events.filter { if case .walk(.walk(.walkStarted)) = $0 { true } else { false } }.count == 1)
+        #expect(walkLocation.activities.count == 1)
+        #expect(app.walk.state.phase == .recording)
+    }
 }

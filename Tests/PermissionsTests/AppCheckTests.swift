@@ -102,6 +102,15 @@ import Testing
         #expect(report.rendered().contains("ITMS-90683"))
     }
 
+    @Test func givenPaintMyTownLinkingHealthKitWithoutItsPurposeStrings_whenChecked_thenBothNamed() throws {
+        var info = paintMyTownInfo
+        info["NSHealthShareUsageDescription"] = nil
+        info["NSHealthUpdateUsageDescription"] = nil
+        let report = try check(info, app: .paintMyTown, entitlements: healthEntitled, linking: Self.project("      - sdk: HealthKit.framework\n"))
+        #expect(report.frameworkProblems == [.init(
+            framework: "HealthKit", via: ["sdk"], outcome: .withoutPurposeString(["NSHealthShareUsageDescription", "NSHealthUpdateUsageDescription"]))])
+    }
+
     @Test func givenPaintMyTownWithoutTheHealthKitEntitlement_whenChecked_thenMissing() throws {
         let report = try check(paintMyTownInfo, app: .paintMyTown, entitlements: PropertyList([:]))
         #expect(report.problems.map(\.requirement.key) == ["com.apple.developer.healthkit"])

@@ -43,3 +43,12 @@ import Testing
         #expect(throws: XcodeGenError.noTargets) { try XcodeGenTarget(named: "App", in: "name: Apps\n") }
     }
 }
+
+@Suite struct XcodeGenFlowCollectionTests {
+    @Test func givenAFlowCollectionInADependency_whenRead_thenRefusedNotHalfRead() {
+        let project = "targets:\n  App:\n    dependencies:\n      - package: Core\n        products: [A, B]\n"
+        #expect(throws: XcodeGenError.unreadable(line: 5, "products: [A, B]")) {
+            try XcodeGenTarget(named: "App", in: project)
+        }
+    }
+}

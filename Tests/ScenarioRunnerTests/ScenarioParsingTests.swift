@@ -1,3 +1,4 @@
+import DeviceInterfaces
 import Foundation
 import PetSpotDomain
 import ScenarioRunner
@@ -137,5 +138,54 @@ import Testing
     @Test func givenAnUnknownChoice_whenParsed_thenTheMessageListsTheAllowedValues() {
         let failure = error(#"{"name": "n", "steps": [{"atMs": 0, "action": "answerSystemAlert", "choice": "yes"}]}"#)
         #expect(failure?.description == "$.steps[0].choice: \"yes\" is not one of allowWhileUsing | allowOnce | dontAllow | changeToAlwaysAllow | keepOnlyWhileUsing | allow | allowAll")
+    }
+}
+
+/// Paint My Town's part of the format: `app`, `device.walk` and the walk's steps.
+@Suite struct WalkScenarioParsingTests {
+    private func parse(_ json: String) throws(ScenarioFileError) -> Scenario {
+        try Scenario.parse(Data(json.utf8))
+    }
+
+    @Test func givenAWalkScenario_whenParsed_thenTheAppTheRouteTheActivityAndTheStepsAreRead() throws {
+        let scenario = try parse("""
+            {"name": "w", "app": "paintmytown",
+             "device": {"walk": {"path": [[52.2, 21.0], [52.3, 21.1]], "speedMps": 1.2,
+                                 "activity": [{"atMs": 1000, "kind": "stationary"}]}},
+             "steps": [{"atMs": 0, "action": "launch"}, {"atMs": 1, "action": "startWalk"}, {"atMs": 2, "action": "pauseWalk"},
+                       {"atMs": 3, "action": "resumeWalk"}, {"atMs": 4, "action": "endWalk"}]}
+            """)
+        #expect(scenario.app == .paintmytown)
+        #expect(scenario.device.walk == Scenario.Walk(
+            path: [.init(lat: 52.2, lon: 21.0), .init(lat: 52.3, lon: 21.1)], speedMps: 1.2,
+            activity: [.init(atMs: 1000, kind: .stationary)]))
+        #expect(scenario.steps.map(\.action) == [.launch, .startWalk, .pauseWalk, .resumeWalk, .endWalk])
+    }
+
+    @Test func givenNoApp_whenParsed_thenPetSpot() throws {
+        #expect(try parse(#"{"name": "n", "steps": [{"atMs": 0, "action": "launch"}]}"#).app == .petspot)
+    }
+
+    @Test(arguments: [
+        (#"{"name": "n", "device": {"walk": {"path": [[1, 2], [3, 4]]}}, "steps": [{"atMs": 0, "action": "launch"}]}"#,
+         "$.device.walk", "PetSpot records no walks"),
+        (#"{"name": "n", "app": "paintmytown", "device": {"walk": {"path": [[1, 2]]}}, "steps": [{"atMs": 0, "action": "launch"}]}"#,
+         "$.device.walk.path", "at least 2 points"),
+        (#"{"name": "n", "app": "paintmytown", "device": {"walk": {"path": [[1, 2, 3], [3, 4]]}}, "steps": [{"atMs": 0, "action": "launch"}]}"#,
+         "$.device.walk.path[0]", "[lat, lon]"),
+        (#"{"name": "n", "app": "paintmytown", "device": {"walk": {"path": [[1, 2], [3, 4]], "speedMps": 40}}, "steps": [{"atMs": 0, "action": "launch"}]}"#,
+         "$.device.walk.speedMps", "not between 0.1 and 10"),
+        (#"{"name": "n", "app": "paintmytown", "device": {"walk": {"path": [[1, 2], [3, 4]], "activity": [{"atMs": 5, "kind": "walking"}, {"atMs": 1, "kind": "stationary"}]}}, "steps": [{"atMs": 0, "action": "launch"}]}"#,
+         "$.device.walk.activity[1].atMs", "in time order"),
+        (#"{"name": "n", "app": "cats", "steps": [{"atMs": 0, "action": "launch"}]}"#, "$.app", "petspot"),
+    ])
+    func givenABadWalkFile_whenParsed_thenTheErrorNamesWhereAndWhat(_ json: String, _ path: String, _ message: String) {
+        do {
+            _ = try parse(json)
+            Issue.record("parsed")
+        } catch {
+            #expect(error.path == path, "\(error)")
+            #expect(error.message.contains(message), "\(error)")
+        }
     }
 }
