@@ -161,7 +161,7 @@ let package = Package(
         // CoreMotion and HealthKit: only an app with a feature that uses them links this (Paint My Town).
         .target(
             name: "PlatformLiveFitness",
-            dependencies: ["DeviceInterfaces"],
+            dependencies: ["DeviceInterfaces", "PetSpotDomain"],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -63,6 +63,9 @@ public struct CLLocationCoordinate2D: Sendable {
     public var latitude: CLLocationDegrees
     // https://developer.apple.com/documentation/corelocation/cllocationcoordinate2d/longitude
     public var longitude: CLLocationDegrees
+    // https://developer.apple.com/documentation/corelocation/cllocationcoordinate2d/init(latitude:longitude:)
+    // (an imported C struct's memberwise initializer)
+    public init(latitude: CLLocationDegrees, longitude: CLLocationDegrees) { fatalError() }
 }
 
 // https://developer.apple.com/documentation/corelocation/cllocation
@@ -73,6 +76,28 @@ open class CLLocation: NSObject, @unchecked Sendable {
     open var horizontalAccuracy: CLLocationAccuracy { fatalError() }
     // https://developer.apple.com/documentation/corelocation/cllocation/timestamp
     open var timestamp: Date { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/cllocation/init(coordinate:altitude:horizontalaccuracy:verticalaccuracy:timestamp:)
+    public init(
+        coordinate: CLLocationCoordinate2D,
+        altitude: CLLocationDistance,
+        horizontalAccuracy hAccuracy: CLLocationAccuracy,
+        verticalAccuracy vAccuracy: CLLocationAccuracy,
+        timestamp: Date
+    ) { fatalError() }
+}
+
+// https://developer.apple.com/documentation/corelocation/cllocationdistance
+public typealias CLLocationDistance = Double
+
+// https://developer.apple.com/documentation/corelocation/clbackgroundactivitysession-3mzv3
+// Compared with iPhoneOS17.0.sdk/usr/lib/swift/CoreLocation.swiftmodule/arm64e-apple-ios.swiftinterface
+// (`@available(iOS 17.0, watchOS 10.0, *) final public class CLBackgroundActivitySession : Swift.Sendable`)
+// and iPhoneOS17.0.sdk/System/Library/Frameworks/CoreLocation.framework/Headers/CLBackgroundActivitySession.h.
+// iOS 18's `diagnostics` is left out: the walk does not read it.
+@available(iOS 17.0, *)
+public final class CLBackgroundActivitySession: Sendable {
+    public init() { fatalError() }
+    public final func invalidate() { fatalError() }
 }
 
 // https://developer.apple.com/documentation/corelocation/clerror-swift.struct

@@ -7,6 +7,7 @@
 // Swift enums (compiled with library evolution, so switches need `@unknown default` as with the
 // SDK's); bodies are `fatalError()`.
 
+import CoreLocation
 import Foundation
 
 // https://developer.apple.com/documentation/healthkit/hkauthorizationstatus
@@ -85,4 +86,112 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     open func requestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws {
         fatalError()
     }
+}
+
+// MARK: - Saving a walk: the workout builder and the route builder
+//
+// Compared with iPhoneOS17.0.sdk/System/Library/Frameworks/HealthKit.framework/Headers/HKWorkoutBuilder.h,
+// HKWorkoutRouteBuilder.h, HKWorkoutConfiguration.h, HKQuantitySample.h, HKUnit.h, HKDevice.h and
+// HKDefines.h (`HKErrorCode`); the async names are those of their `NS_SWIFT_ASYNC_NAME` annotations.
+
+// https://developer.apple.com/documentation/healthkit/hkerror
+public struct HKError: Error, Hashable, Sendable {
+    // https://developer.apple.com/documentation/healthkit/hkerror/code
+    public enum Code: Int, Sendable {
+        case errorHealthDataUnavailable = 2
+        case errorAuthorizationDenied = 4
+        case errorAuthorizationNotDetermined = 5
+    }
+
+    public var code: HKError.Code { fatalError() }
+}
+
+// https://developer.apple.com/documentation/healthkit/hkworkoutactivitytype
+public enum HKWorkoutActivityType: UInt, Sendable {
+    // https://developer.apple.com/documentation/healthkit/hkworkoutactivitytype/walking
+    case walking = 52
+}
+
+// https://developer.apple.com/documentation/healthkit/hkworkoutsessionlocationtype
+public enum HKWorkoutSessionLocationType: Int, Sendable {
+    case unknown = 1
+    case indoor = 2
+    case outdoor = 3
+}
+
+// https://developer.apple.com/documentation/healthkit/hkworkoutconfiguration
+open class HKWorkoutConfiguration: NSObject {
+    public override init() { fatalError() }
+    open var activityType: HKWorkoutActivityType {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var locationType: HKWorkoutSessionLocationType {
+        get { fatalError() }
+        set { fatalError() }
+    }
+}
+
+// https://developer.apple.com/documentation/healthkit/hkdevice
+open class HKDevice: NSObject, @unchecked Sendable {
+    // https://developer.apple.com/documentation/healthkit/hkdevice/local()
+    open class func local() -> HKDevice { fatalError() }
+}
+
+// https://developer.apple.com/documentation/healthkit/hkunit
+open class HKUnit: NSObject, @unchecked Sendable {
+    // https://developer.apple.com/documentation/healthkit/hkunit/meter()
+    open class func meter() -> Self { fatalError() }
+    // https://developer.apple.com/documentation/healthkit/hkunit/count()
+    open class func count() -> Self { fatalError() }
+}
+
+// https://developer.apple.com/documentation/healthkit/hkquantity
+open class HKQuantity: NSObject, @unchecked Sendable {
+    // https://developer.apple.com/documentation/healthkit/hkquantity/init(unit:doublevalue:)
+    public init(unit: HKUnit, doubleValue value: Double) { fatalError() }
+}
+
+// https://developer.apple.com/documentation/healthkit/hkobject
+open class HKObject: NSObject, @unchecked Sendable {}
+
+// https://developer.apple.com/documentation/healthkit/hksample
+open class HKSample: HKObject, @unchecked Sendable {}
+
+// https://developer.apple.com/documentation/healthkit/hkquantitysample
+open class HKQuantitySample: HKSample, @unchecked Sendable {
+    // https://developer.apple.com/documentation/healthkit/hkquantitysample/init(type:quantity:start:end:)
+    public convenience init(type quantityType: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date) {
+        fatalError()
+    }
+}
+
+// https://developer.apple.com/documentation/healthkit/hkworkout
+open class HKWorkout: HKSample, @unchecked Sendable {}
+
+// https://developer.apple.com/documentation/healthkit/hkworkoutroute
+open class HKWorkoutRoute: HKSample, @unchecked Sendable {}
+
+// https://developer.apple.com/documentation/healthkit/hkworkoutbuilder
+open class HKWorkoutBuilder: NSObject {
+    // https://developer.apple.com/documentation/healthkit/hkworkoutbuilder/init(healthstore:configuration:device:)
+    public init(healthStore: HKHealthStore, configuration: HKWorkoutConfiguration, device: HKDevice?) { fatalError() }
+    // https://developer.apple.com/documentation/healthkit/hkworkoutbuilder/begincollection(withstart:completion:)
+    open func beginCollection(at startDate: Date) async throws { fatalError() }
+    // https://developer.apple.com/documentation/healthkit/hkworkoutbuilder/add(_:completion:)
+    open func addSamples(_ samples: [HKSample]) async throws { fatalError() }
+    // https://developer.apple.com/documentation/healthkit/hkworkoutbuilder/endcollection(withend:completion:)
+    open func endCollection(at endDate: Date) async throws { fatalError() }
+    // https://developer.apple.com/documentation/healthkit/hkworkoutbuilder/finishworkout(completion:)
+    open func finishWorkout() async throws -> HKWorkout? { fatalError() }
+}
+
+// https://developer.apple.com/documentation/healthkit/hkworkoutroutebuilder
+open class HKWorkoutRouteBuilder: NSObject {
+    // https://developer.apple.com/documentation/healthkit/hkworkoutroutebuilder/init(healthstore:device:)
+    public init(healthStore: HKHealthStore, device: HKDevice?) { fatalError() }
+    // https://developer.apple.com/documentation/healthkit/hkworkoutroutebuilder/insertroutedata(_:completion:)
+    open func insertRouteData(_ routeData: [CLLocation]) async throws { fatalError() }
+    // https://developer.apple.com/documentation/healthkit/hkworkoutroutebuilder/finishroute(with:metadata:completion:)
+    open func finishRoute(with workout: HKWorkout, metadata: [String: Any]?) async throws -> HKWorkoutRoute { fatalError() }
 }

@@ -19,7 +19,7 @@ public struct LinkedFramework: Sendable, Hashable {
     /// imports in `Sources/`.
     public static let importedByPackageProduct: [String: [String]] = [
         "PlatformLive": ["CoreLocation"],
-        "PlatformLiveFitness": ["CoreMotion", "HealthKit"],
+        "PlatformLiveFitness": ["CoreLocation", "CoreMotion", "HealthKit"],
     ]
 
     /// Everything an XcodeGen target links that may need a purpose string: its SDK frameworks and
