@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotDomain
 
 /// What Paint My Town keeps across launches: whether the onboarding was completed, the cells painted,
 /// and every walk recorded — each kept whether or not Health took it.
@@ -9,13 +10,17 @@ public protocol WalkStorage: AnyObject {
     var walks: [StoredWalk] { get set }
 }
 
-/// A walk as the app keeps it: its numbers, and whether Health took it. (Its route is not kept yet.)
+/// A walk as the app keeps it, on the phone: its numbers, its route, and whether Health took it —
+/// so that a walk Health refused loses nothing.
 public struct StoredWalk: Sendable, Hashable, Codable {
     public var startedAt: Date
     public var endedAt: Date
     public var distanceMetres: Double
     public var steps: Int?
     public var newCells: Int
+    /// The route, one segment per stretch between pauses. Kept here and in Health only; never logged,
+    /// never sent.
+    public var route: [[RoutePoint]]
     /// Nil until Health answered; then whether it saved the workout.
     public var savedToHealth: Bool?
 
@@ -25,7 +30,39 @@ public struct StoredWalk: Sendable, Hashable, Codable {
         distanceMetres = summary.distanceMetres
         steps = summary.steps
         newCells = summary.newCells
+        route = summary.segments.map { $0.map(RoutePoint.init) }
         self.savedToHealth = savedToHealth
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case startedAt, endedAt, distanceMetres, steps, newCells, route, savedToHealth
+    }
+
+    /// Reads a walk kept by any version of the app: one kept before routes were kept has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        startedAt = try container.decode(Date.self, forKey: .startedAt)
+        endedAt = try container.decode(Date.self, forKey: .endedAt)
+        distanceMetres = try container.decode(Double.self, forKey: .distanceMetres)
+        steps = try container.decodeIfPresent(Int.self, forKey: .steps)
+        newCells = try container.decode(Int.self, forKey: .newCells)
+        route = try container.decodeIfPresent([[RoutePoint]].self, forKey: .route) ?? []
+        savedToHealth = try container.decodeIfPresent(Bool.self, forKey: .savedToHealth)
+    }
+}
+
+/// One fix of a kept route.
+public struct RoutePoint: Sendable, Hashable, Codable {
+    public var latitude: Double
+    public var longitude: Double
+    public var horizontalAccuracy: Double
+    public var timestamp: Date
+
+    public init(_ fix: UserLocation) {
+        latitude = fix.latitude
+        longitude = fix.longitude
+        horizontalAccuracy = fix.horizontalAccuracy
+        timestamp = fix.timestamp
     }
 }
 

@@ -74,6 +74,9 @@ import WalkFeature
         #expect(events.last == .workoutNotSaved(.notAuthorized))
         #expect(storage.walks.count == 1 && storage.walks[0].savedToHealth == false)
         #expect(storage.walks[0].distanceMetres > 29)
+        // Nothing lost: the route is kept too.
+        #expect(storage.walks[0].route.map(\.count) == [2])
+        #expect(storage.walks[0].route.first?.first == RoutePoint(WalkMachineTests.fix(0, at: 1)))
     }
 
     @Test func givenAnAppWithoutMotion_whenAWalkStartsAskingForAutoPause_thenItHasNoneAndNoSteps() {
@@ -101,5 +104,41 @@ import WalkFeature
         let second = model()
         #expect(second.state.paintedBefore == painted)
         #expect(second.walks.count == 1)
+    }
+
+    @Test func givenAWalkKeptInUserDefaults_whenReadBack_thenItIsTheSameRouteIncluded() throws {
+        let defaults = try #require(UserDefaults(suiteName: "walk-storage-\(UUID().uuidString)"))
+        let kept = UserDefaultsWalkStorage(defaults: defaults)
+        var state = WalkMachine.State()
+        _ = WalkMachine.step(&state, .start(at: WalkMachineTests.at(0), autoPause: false))
+        _ = WalkMachine.step(&state, .located(WalkMachineTests.fix(0, at: 1)))
+        let step = WalkMachine.step(&state, .end(at: WalkMachineTests.at(2)))
+        guard case .walkEnded(let summary)? = step.log.first else {
+            Issue.record("no walkEnded")
+            return
+        }
+        kept.walks = [StoredWalk(summary, savedToHealth: false)]
+        kept.paintedCells = state.painted
+        kept.onboardingCompleted = true
+        let read = UserDefaultsWalkStorage(defaults: defaults)
+        #expect(read.walks == kept.walks)
+        #expect(read.paintedCells == state.painted)
+        #expect(read.onboardingCompleted)
+    }
+
+    @Test func givenAWalkKeptBeforeRoutesWere_whenReadBack_thenItHasNoRouteAndNothingElseIsLost() throws {
+        let json = #"{"startedAt": 0, "endedAt": 60, "distanceMetres": 80, "steps": 100, "newCells": 2, "savedToHealth": true}"#
+        let walk = try JSONDecoder().decode(StoredWalk.self, from: Data(json.utf8))
+        #expect(walk.route.isEmpty)
+        #expect(walk.distanceMetres == 80 && walk.steps == 100 && walk.savedToHealth == true)
+    }
+
+    @Test func givenUnreadableWalks_whenRead_thenTheyAreSetAsideNotOverwritten() throws {
+        let defaults = try #require(UserDefaults(suiteName: "walk-storage-\(UUID().uuidString)"))
+        defaults.set(Data("not json".utf8), forKey: "paintMyTown.walks")
+        let storage = UserDefaultsWalkStorage(defaults: defaults)
+        #expect(storage.walks.isEmpty)
+        storage.walks = []
+        #expect(defaults.data(forKey: "paintMyTown.walks.unreadable") == Data("not json".utf8))
     }
 }
