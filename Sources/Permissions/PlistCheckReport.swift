@@ -14,6 +14,9 @@ public struct PlistCheckReport: Sendable, Equatable {
         case wrongType(expected: String, found: String)
         /// Its file was not given (entitlements), so it could not be checked.
         case notChecked
+        /// An app was checked whose features need this key, and its file (entitlements) was not given:
+        /// the check cannot vouch for what it was not shown.
+        case fileNotGiven
         /// Present although no feature of the app uses its permission.
         case unused
 
@@ -113,6 +116,9 @@ public struct PlistCheckReport: Sendable, Equatable {
                 lines.append("ok       \(requirement.key)")
             case .notChecked:
                 lines.append("skipped  \(requirement.key): no \(file) file given (--entitlements), not checked")
+            case .fileNotGiven:
+                lines.append("MISSING  \(requirement.key): \(app?.displayName ?? "the app") needs it, and no \(file) file was given (--entitlements)")
+                lines.append("         on iOS: \(requirement.consequence)")
             case .unused:
                 let unusedScopes = requirement.scopes.sorted().map(\.rawValue).joined(separator: " or ")
                 lines.append("UNUSED   \(requirement.key) in \(file)")

@@ -47,6 +47,10 @@ public struct PlistRequirementsChecker: Sendable {
     ) -> PlistCheckReport {
         var report = check(infoPlist: infoPlist, entitlements: entitlements, scopes: app.scopes)
         report.app = app
+        // Checking an app both ways vouches for all it needs: an entitlement it needs cannot be skipped.
+        for index in report.results.indices where report.results[index].outcome == .notChecked {
+            report.results[index].outcome = .fileNotGiven
+        }
         let needed = Set(report.results.map(\.requirement.key))
         // Only keys whose permission no feature uses: a related key of a used permission (clinical
         // records of an app that saves workouts) is not this check's business.

@@ -12,7 +12,8 @@ struct CheckPlistCommand: ParsableCommand {
         discussion: """
             With --app, the app is checked both ways against its features (the map is \
             `AppManifest` in DeviceInterfaces): every purpose string and entitlement a feature needs is \
-            there, and none is there that no feature uses (App Review rejects both). With --project, \
+            there, and none is there that no feature uses (App Review rejects both); an app whose features need \
+            an entitlement must be given its entitlements file. With --project, \
             the app's target in an XcodeGen project.yml is checked too: every framework it links that \
             needs a purpose string has it and is used by a feature. With --permissions instead of \
             --app, only the named permissions' keys are checked, one way (all four when neither is given).

@@ -111,6 +111,13 @@ import Testing
             framework: "HealthKit", via: ["sdk"], outcome: .withoutPurposeString(["NSHealthShareUsageDescription", "NSHealthUpdateUsageDescription"]))])
     }
 
+    @Test func givenPaintMyTownWithoutAnEntitlementsFile_whenChecked_thenTheHealthKitEntitlementIsNotSkipped() throws {
+        let report = try check(paintMyTownInfo, app: .paintMyTown, entitlements: nil)
+        #expect(report.problems.map(\.requirement.key) == ["com.apple.developer.healthkit"])
+        #expect(report.problems.first?.outcome == .fileNotGiven)
+        #expect(report.rendered().contains("no entitlements file was given (--entitlements)"))
+    }
+
     @Test func givenPaintMyTownWithoutTheHealthKitEntitlement_whenChecked_thenMissing() throws {
         let report = try check(paintMyTownInfo, app: .paintMyTown, entitlements: PropertyList([:]))
         #expect(report.problems.map(\.requirement.key) == ["com.apple.developer.healthkit"])
