@@ -235,7 +235,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WalkFeatureTests",
-            dependencies: ["WalkFeature", "DeviceInterfaces", "PetSpotDomain", "TestSupport"],
+            dependencies: ["WalkFeature", "AsyncSupport", "DeviceInterfaces", "PetSpotDomain", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,3 +1,4 @@
+import AsyncSupport
 import Permissions
 import WalkFeature
 
@@ -62,15 +63,7 @@ public enum PaintMyTownMachine {
         case walkNotStarted(WalkRefusal)
     }
 
-    public struct Step: Equatable, Sendable {
-        public var effects: [Effect]
-        public var log: [Logged]
-
-        public init(effects: [Effect] = [], log: [Logged] = []) {
-            self.effects = effects
-            self.log = log
-        }
-    }
+    public typealias Step = MachineStep<Effect, Logged>
 
     public static func step(_ state: inout State, _ event: Event) -> Step {
         switch event {

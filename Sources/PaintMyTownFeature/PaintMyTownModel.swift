@@ -62,7 +62,7 @@ public struct PaintMyTownDependencies {
     }
 }
 
-/// Paint My Town's app-wide state (the guide's `AppState`): the one permission manager, the
+/// Paint My Town's app-wide state: the one permission manager, the
 /// permissions screen (first as the onboarding), and the walk.
 ///
 /// The rules are ``PaintMyTownMachine``'s; this model performs its effects. Scene phases come in once,

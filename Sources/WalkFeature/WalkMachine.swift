@@ -1,3 +1,4 @@
+import AsyncSupport
 import DeviceInterfaces
 import Foundation
 import PetSpotDomain
@@ -123,15 +124,7 @@ public enum WalkMachine {
         case walkEnded(WalkSummary)
     }
 
-    public struct Step: Hashable, Sendable {
-        public var effects: [Effect]
-        public var log: [Logged]
-
-        public init(effects: [Effect] = [], log: [Logged] = []) {
-            self.effects = effects
-            self.log = log
-        }
-    }
+    public typealias Step = MachineStep<Effect, Logged>
 
     public static func step(_ state: inout State, _ event: Event) -> Step {
         switch event {

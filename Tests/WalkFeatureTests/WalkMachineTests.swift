@@ -1,3 +1,4 @@
+import AsyncSupport
 import DeviceInterfaces
 import Foundation
 import PetSpotDomain
