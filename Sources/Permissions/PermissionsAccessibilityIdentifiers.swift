@@ -13,7 +13,7 @@ public enum PermissionsAccessibilityIdentifiers {
     public static func status(_ permission: Permission) -> String { "permissions.\(permission.rawValue).status" }
     /// A card's "Learn more" button.
     public static func learnMore(_ permission: Permission) -> String { "permissions.\(permission.rawValue).learnMore" }
-    /// A card's action button (Allow, Allow Always, Settings), when it shows one.
+    /// A card's action button (Continue for Allow or Allow Always, Settings), when it shows one.
     public static func action(_ permission: Permission) -> String { "permissions.\(permission.rawValue).action" }
 
     /// The "Learn more" sheet's action button and its Done button.

@@ -11,7 +11,7 @@ struct ExploreCommand: AsyncParsableCommand {
             From each starting location permission (never asked, denied, While Using), on iOS 17 (the \
             location manager's calls) and iOS 26 (service sessions and live updates), plays every \
             sequence of up to --depth of these actions after launch, one second apart: open the \
-            permissions screen, tap its location card's Allow or Allow Always, answer iOS's alert \
+            permissions screen, tap its location card's Continue (Allow, or Allow Always), answer iOS's alert \
             (Allow While Using, Allow Once, Don't Allow, Change to Always Allow, Keep Only While Using), close the screen, leave the app, \
             come back, and allow or deny location in Settings. A sequence with a step that cannot \
             happen is dropped. Each run's event log must show that no request was left waiting, that \

@@ -2,6 +2,7 @@ import Foundation
 import DeviceInterfaces
 import Localization
 import Permissions
+import PetSpotDomain
 import Testing
 
 @Suite struct PermissionTests {
@@ -25,6 +26,33 @@ import Testing
                 #expect(text != english, "\(language.rawValue) shows English: \(text)")
             }
         }
+    }
+
+    /// Human Interface Guidelines, Privacy: the one button of a screen shown before iOS's alert is
+    /// titled like "Continue", never like the alert's own Allow, which people would then tap unawares.
+    @Test(arguments: AppLanguage.allCases)
+    func givenACardWhoseButtonOpensIOSsAlert_whenShownInALanguage_thenItSaysContinueNeverAllow(language: AppLanguage) {
+        let localizer = Localizer(language: language, locale: Locale(identifier: language.rawValue))
+        func title(_ action: PermissionCard.Action) -> String? {
+            PermissionCard(
+                permission: .location, state: .notDetermined, action: action, isBusy: false,
+                locationStatus: .notDetermined, locationServicesEnabled: true, localizer: localizer
+            ).actionTitle
+        }
+        // The stem of the language's own "Allowed", as a card's status says it.
+        let allowed = PermissionCard(
+            permission: .motion, state: .authorized, action: .none, isBusy: false,
+            locationStatus: .notDetermined, locationServicesEnabled: true, localizer: localizer
+        ).statusText.lowercased()
+        let allowedWord = String(allowed.prefix(language == .japanese ? 2 : 4))
+        for action in [PermissionCard.Action.allow, .allowAlways] {
+            let shown = title(action)
+            #expect(shown == title(.allow))
+            #expect(shown?.lowercased().contains(allowedWord) == false, "\(language.rawValue): \(shown ?? "nil")")
+            #expect(shown?.contains(" ") == false)
+        }
+        #expect(title(.allow) != title(.openSettings))
+        if language == .english { #expect(title(.allow) == "Continue") }
     }
 
     @Test func givenGermanOrFrenchScreen_whenMotionIsDescribed_thenSettingsHasItsLocalName() {

@@ -21,7 +21,7 @@ import Testing
         let screen = model(harness)
         await screen.appear()
         #expect(screen.cards.map(\.permission) == [.location, .motion, .healthKit])
-        #expect(screen.cards.allSatisfy { $0.action == .allow && $0.actionTitle == "Allow" && $0.statusText == "Not asked yet" })
+        #expect(screen.cards.allSatisfy { $0.action == .allow && $0.actionTitle == "Continue" && $0.statusText == "Not asked yet" })
         #expect(screen.cards.map(\.symbolName) == ["location.fill", "figure.walk", "heart.fill"])
         #expect(screen.cards.allSatisfy { !$0.title.isEmpty && !$0.rationale.isEmpty })
     }

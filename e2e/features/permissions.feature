@@ -12,11 +12,11 @@ Feature: The permissions screen
     When startup screen appears
     And user taps "Allow While Using App"
     And user opens the permissions screen
-    And user taps the location card's "Allow Always"
+    And user taps the location card's "Continue"
     And user taps "Change to Always Allow"
-    And user taps the motion card's "Allow"
+    And user taps the motion card's "Continue"
     And user taps "OK"
-    And user taps the healthKit card's "Allow"
+    And user taps the healthKit card's "Continue"
     And user taps "Turn On All"
     Then the location card says "Always"
     And the motion card says "Allowed"
@@ -39,7 +39,7 @@ Feature: The permissions screen
     When startup screen appears
     And user taps "Allow While Using App"
     And user opens the permissions screen
-    And user taps the motion card's "Allow"
+    And user taps the motion card's "Continue"
     And user taps "Don't Allow"
     Then the motion card says "Not allowed"
     When user closes the permissions screen
@@ -51,7 +51,7 @@ Feature: The permissions screen
     When startup screen appears
     And user taps "Allow While Using App"
     And user opens the permissions screen
-    And user taps the healthKit card's "Allow"
+    And user taps the healthKit card's "Continue"
     And user taps "Don't Allow"
     Then the healthKit card says "Saving not allowed"
     When user closes the permissions screen
