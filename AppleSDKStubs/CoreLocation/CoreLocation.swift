@@ -143,6 +143,10 @@ open class CLLocationManager: NSObject {
     open func requestLocation() { fatalError() }
     // https://developer.apple.com/documentation/corelocation/cllocationmanager/stopupdatinglocation()
     open func stopUpdatingLocation() { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/cllocationmanager/startmonitoringsignificantlocationchanges()
+    open func startMonitoringSignificantLocationChanges() { fatalError() }
+    // https://developer.apple.com/documentation/corelocation/cllocationmanager/stopmonitoringsignificantlocationchanges()
+    open func stopMonitoringSignificantLocationChanges() { fatalError() }
 }
 
 // https://developer.apple.com/documentation/corelocation/cllocationmanagerdelegate

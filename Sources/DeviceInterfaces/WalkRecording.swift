@@ -13,6 +13,13 @@ public protocol WalkLocationTracking: AnyObject, Sendable {
     func beginBackgroundActivity() -> any BackgroundActivity
     /// `CLLocationUpdate.liveUpdates(.fitness)`: fixes as the person moves, until the consumer stops.
     func walkUpdates() -> AsyncStream<LocationUpdate>
+    /// `startMonitoringSignificantLocationChanges()`: should iOS end the app while a walk is under way,
+    /// it relaunches the app in the background once the person has moved on, if they allowed location
+    /// Always (rule 35). With While Using it does nothing of the kind; the app asks all the same and
+    /// lets iOS decide. Stays on across launches until ``stopRelaunchMonitoring()``.
+    func startRelaunchMonitoring()
+    /// `stopMonitoringSignificantLocationChanges()`.
+    func stopRelaunchMonitoring()
 }
 
 /// A `CLBackgroundActivitySession` the app holds.

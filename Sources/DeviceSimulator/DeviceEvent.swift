@@ -6,6 +6,10 @@ import PetSpotDomain
 public enum DeviceEvent: Sendable, Equatable {
     case appLaunched
     case appTerminated
+    /// iOS ended the app in the background to reclaim its memory, telling it nothing (rule 35).
+    case appReclaimed
+    /// iOS launched the app into the background for a location event (rule 35).
+    case appLaunchedInBackground(reason: String)
     case sceneChanged(from: ScenePhase, to: ScenePhase)
     case locationManagerCreated(manager: Int)
     case systemAlertShown(SystemAlert)
@@ -64,6 +68,8 @@ public struct DeviceLogEntry: Sendable, Equatable, CustomStringConvertible {
         switch event {
         case .appLaunched: "appLaunched"
         case .appTerminated: "appTerminated"
+        case .appReclaimed: "appReclaimed"
+        case .appLaunchedInBackground(let reason): "appLaunchedInBackground (\(reason))"
         case .sceneChanged(let from, let to): "sceneChanged \(from.rawValue) -> \(to.rawValue)"
         case .locationManagerCreated(let id): "locationManagerCreated #\(id)"
         case .systemAlertShown(let alert): "systemAlertShown \(alert)"

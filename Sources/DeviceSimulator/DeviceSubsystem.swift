@@ -15,6 +15,8 @@ protocol DeviceSubsystem: AnyObject {
     func appDidBecomeActive()
     /// The app's process is about to end.
     func appWillTerminate()
+    /// iOS ended the app's process to reclaim memory (after ``appWillTerminate()``).
+    func appWasReclaimed()
     /// The system alert on screen was answered and no other is up: a prompt held back can show.
     func systemAlertDidClose()
 }
@@ -25,5 +27,6 @@ extension DeviceSubsystem {
     func appWillEnterForeground() {}
     func appDidBecomeActive() {}
     func appWillTerminate() {}
+    func appWasReclaimed() {}
     func systemAlertDidClose() {}
 }

@@ -87,6 +87,17 @@ final class WalkSubsystem: DeviceSubsystem {
     let workouts: SimulatedWorkouts
     private var setOffAt: Duration?
     private var ticking: DeviceScheduler.JobID?
+    /// The significant-change service (rule 35): where and when it last reported — its start, or the
+    /// app's last relaunch — while the app has it on. iOS keeps it across the app's processes.
+    private var relaunchReference: (position: GeoCoordinate, at: Duration)?
+    /// Whether iOS ended the app to reclaim memory and has not launched it since.
+    private var reclaimed = false
+    private var watching: DeviceScheduler.JobID?
+
+    /// Rule 35: the significant-change service reports a move of this many metres or more…
+    static let significantChangeMetres = 500.0
+    /// …and no sooner than this after its last report.
+    static let significantChangeInterval: Duration = .seconds(300)
 
     init(device: SimulatedDevice) {
         self.device = device
@@ -114,11 +125,13 @@ final class WalkSubsystem: DeviceSubsystem {
     }
 
     /// Whether the app's process runs now: in use, or in the background while a background activity
-    /// session is active (rule 32). A suspended or ended app receives nothing.
+    /// session is active (rule 32) or, with Always, while it reads live updates (rule 35). A suspended
+    /// or ended app receives nothing.
     var appRuns: Bool {
         switch phase {
         case .active, .inactive: true
-        case .background: location.hasActiveSession
+        case .background:
+            location.hasActiveSession || (device.location.status == .authorizedAlways && location.hasConsumers)
         case .notRunning: false
         }
     }
@@ -130,7 +143,7 @@ final class WalkSubsystem: DeviceSubsystem {
         let explicit = device.configuration.supportsServiceSessions
             && device.infoPlistKeys.contains(ServiceSessionAuthorization.requireExplicitSessionKey)
         return appRuns && device.location.servicesEnabled && device.location.status.isAuthorized
-            && (!explicit || location.hasActiveSession)
+            && (!explicit || location.holdsSession)
     }
 
     /// Whether Motion may deliver now (rule 33).
@@ -214,6 +227,57 @@ final class WalkSubsystem: DeviceSubsystem {
         location.appEnded()
         motion.appEnded()
     }
+
+    // MARK: Rule 35: iOS ends the app, and may relaunch it
+
+    func relaunchMonitoringChanged(on: Bool) {
+        guard on else {
+            guard relaunchReference != nil else { return }
+            relaunchReference = nil
+            if let watching { device.scheduler.cancel(watching) }
+            watching = nil
+            record("significantChangesStopped")
+            return
+        }
+        guard relaunchReference == nil, let here = position(at: device.currentElapsed) else { return }
+        relaunchReference = (here, device.currentElapsed)
+        record("significantChangesStarted")
+        watchSignificantChanges()
+    }
+
+    func appWasReclaimed() {
+        reclaimed = true
+    }
+
+    /// Each fix interval while the service is on, whether the app runs or not: once the person is far
+    /// enough from where it last reported, and long enough after, it reports again. A report finds the
+    /// app ended by iOS: iOS launches it into the background, with Always only.
+    private func watchSignificantChanges() {
+        guard watching == nil, let walk else { return }
+        watching = device.schedule(after: walk.fixInterval) { [weak self] in
+            guard let self else { return }
+            watching = nil
+            guard let reference = relaunchReference else { return }
+            let elapsed = device.currentElapsed
+            let location = device.location
+            if location.servicesEnabled, location.status.isAuthorized,
+                elapsed - reference.at >= Self.significantChangeInterval,
+                let here = position(at: elapsed), here.distance(to: reference.position) >= Self.significantChangeMetres
+            {
+                relaunchReference = (here, elapsed)
+                record("significantChange")
+                if reclaimed, phase == .notRunning, location.status == .authorizedAlways {
+                    reclaimed = false
+                    device.launchInBackground(reason: "significantLocationChange")
+                }
+            }
+            watchSignificantChanges()
+        }
+    }
+
+    func appDidLaunch() {
+        reclaimed = false
+    }
 }
 
 /// The app's `CLBackgroundActivitySession` and `CLLocationUpdate.liveUpdates(.fitness)` on the
@@ -228,6 +292,20 @@ public final class SimulatedWalkLocation: WalkLocationTracking {
 
     /// Whether the app holds a background activity session that became active.
     public var hasActiveSession: Bool { sessions.contains { $0.isActive } }
+
+    /// Whether the app holds a session it has not invalidated, active or not (one begun in the
+    /// background holds a service session all the same, rule 31).
+    var holdsSession: Bool { sessions.contains { !$0.isInvalidated } }
+
+    /// `startMonitoringSignificantLocationChanges()` (rule 35).
+    public func startRelaunchMonitoring() {
+        subsystem?.relaunchMonitoringChanged(on: true)
+    }
+
+    /// `stopMonitoringSignificantLocationChanges()`.
+    public func stopRelaunchMonitoring() {
+        subsystem?.relaunchMonitoringChanged(on: false)
+    }
 
     var hasConsumers: Bool { consumers.count > 0 }
 
@@ -262,7 +340,10 @@ public final class SimulatedWalkLocation: WalkLocationTracking {
     }
 
     func appEnded() {
-        for session in sessions { session.isActive = false }
+        for session in sessions {
+            session.isActive = false
+            session.isInvalidated = true
+        }
         sessions = []
         consumers.finishAll()
     }
@@ -273,6 +354,7 @@ public final class SimulatedWalkLocation: WalkLocationTracking {
 public final class SimulatedBackgroundActivity: BackgroundActivity {
     /// Active from its start in the foreground until invalidated; never active again after that.
     public fileprivate(set) var isActive: Bool
+    public fileprivate(set) var isInvalidated = false
     private weak var owner: SimulatedWalkLocation?
 
     fileprivate init(isActive: Bool, owner: SimulatedWalkLocation) {
@@ -281,9 +363,11 @@ public final class SimulatedBackgroundActivity: BackgroundActivity {
     }
 
     public func invalidate() {
-        guard isActive else { return }
+        guard !isInvalidated else { return }
+        isInvalidated = true
+        let wasActive = isActive
         isActive = false
-        owner?.ended(self)
+        if wasActive { owner?.ended(self) }
     }
 }
 

@@ -153,6 +153,31 @@ public final class SimulatedDevice {
         record(.appTerminated)
     }
 
+    /// iOS ends the app in the background to reclaim its memory (rule 35). Unlike the person
+    /// swiping it away, this may relaunch it: see ``SimulatedWalkLocation/startRelaunchMonitoring()``.
+    /// - Throws: ``SimulatedDeviceError/appNotInBackground(_:)``: iOS reclaims only a backgrounded app.
+    public func reclaimApp() throws(SimulatedDeviceError) {
+        catchUp()
+        guard phase == .background else { throw .appNotInBackground(phase) }
+        for entry in subsystems { entry.subsystem.appWillTerminate() }
+        setPhase(.notRunning)
+        record(.appReclaimed)
+        for entry in subsystems { entry.subsystem.appWasReclaimed() }
+    }
+
+    /// Called with the location manager the app creates when iOS launches it into the background by
+    /// itself (rule 35), for the driver to start the app's code there.
+    public var onBackgroundLaunch: ((SimulatedLocationManager) -> Void)?
+
+    /// iOS launches the app into the background (not running → background) for `reason`.
+    func launchInBackground(reason: String) {
+        guard phase == .notRunning else { return }
+        record(.appLaunchedInBackground(reason: reason))
+        setPhase(.background)
+        let manager = location.makeManager()
+        onBackgroundLaunch?(manager)
+    }
+
     /// The app opens its own page in Settings (rule 28): active → inactive → background.
     /// - Throws: ``SimulatedDeviceError/appNotInForeground(_:)``.
     public func openSettings() throws(SimulatedDeviceError) {

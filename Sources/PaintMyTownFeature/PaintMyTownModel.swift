@@ -167,12 +167,15 @@ public final class PaintMyTownModel {
         for task in tasks { task.cancel() }
     }
 
-    /// The app launched: the onboarding shows until the person completes it once.
+    /// The app launched, by the person or by iOS in the background: the onboarding shows until the
+    /// person completes it once, and a walk that was under way when the last process ended goes on.
     public func launch() {
         runner.send(.launched(onboardingCompleted: storage.onboardingCompleted))
+        walk.restore()
     }
 
     public func scenePhaseChanged(to phase: AppScenePhase) {
+        if phase == .background { walk.leftForeground() }
         lifecycle?.yield(phase)
     }
 

@@ -9,7 +9,19 @@
     /// and `CLLocationUpdate.liveUpdates(.fitness)`, its fixes as domain values.
     @MainActor
     public final class CoreLocationWalkTracking: WalkLocationTracking {
+        /// The manager of the significant-change service. Its delegate is never set: what the service
+        /// is for is iOS relaunching the app (rule 35), after which live updates carry the walk.
+        private let significantChanges = CLLocationManager()
+
         public init() {}
+
+        public func startRelaunchMonitoring() {
+            significantChanges.startMonitoringSignificantLocationChanges()
+        }
+
+        public func stopRelaunchMonitoring() {
+            significantChanges.stopMonitoringSignificantLocationChanges()
+        }
 
         public func beginBackgroundActivity() -> any BackgroundActivity {
             CoreLocationBackgroundActivity()

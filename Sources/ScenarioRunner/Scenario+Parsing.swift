@@ -168,7 +168,7 @@ extension Scenario.Network {
 
 extension Scenario.Step {
     private static let keys: [String: Set<String>] = [
-        "launch": [], "terminate": [], "background": [], "foreground": [], "tapRetry": [], "refresh": [],
+        "launch": [], "terminate": [], "iosEndsApp": [], "background": [], "foreground": [], "tapRetry": [], "refresh": [],
         "answerSystemAlert": ["choice"], "tapPopup": ["button"],
         "settings": ["authorization", "locationServicesEnabled", "preciseLocation", "motion", "health"],
         "moveTo": ["lat", "lon"], "network": ["reachable", "latencyMs"],
@@ -197,6 +197,7 @@ extension Scenario.Step {
         switch name {
         case "launch": return .launch
         case "terminate": return .terminate
+        case "iosEndsApp": return .iosEndsApp
         case "background": return .background
         case "foreground": return .foreground
         case "tapRetry": return .tapRetry

@@ -154,6 +154,8 @@ public struct Scenario: Sendable, Equatable {
     public enum Action: Sendable, Equatable {
         case launch
         case terminate
+        /// iOS ends the app in the background to reclaim its memory (rule 35); the person did nothing.
+        case iosEndsApp
         case background
         case foreground
         case tapRetry
@@ -176,6 +178,7 @@ public struct Scenario: Sendable, Equatable {
             switch self {
             case .launch: "launch"
             case .terminate: "terminate"
+            case .iosEndsApp: "iosEndsApp"
             case .background: "background"
             case .foreground: "foreground"
             case .tapRetry: "tapRetry"

@@ -59,6 +59,8 @@ public final class ScenarioRun {
     private(set) var phoneTookFixRequest = false
     /// Scene changes not yet told to the app (never told from inside a device callback).
     private var pendingPhases: [AppScenePhase] = []
+    /// A launch into the background by iOS whose app code has not started yet.
+    private var pendingBackgroundLaunch: SimulatedLocationManager?
     /// The failure a location request ended with, since the app last asked for one.
     private var lastLocationFailure: String?
     /// The language of the app's texts (the log never depends on it).
@@ -80,6 +82,7 @@ public final class ScenarioRun {
             reachable: scenario.network.reachable
         )
         device.onEvent = { [weak self] entry in self?.deviceRecorded(entry) }
+        device.onBackgroundLaunch = { [weak self] manager in self?.launchedInBackground(manager) }
     }
 
     /// Runs `scenario` against the listing server at `serverURL`.
@@ -140,10 +143,16 @@ public final class ScenarioRun {
     }
 
     private var activity: [Int] {
-        [lines.count, deviceEventCount, clock.sleepCount, network.changes, pendingPhases.count]
+        [lines.count, deviceEventCount, clock.sleepCount, network.changes, pendingPhases.count, pendingBackgroundLaunch == nil ? 0 : 1]
     }
 
     private func deliverScenePhases() {
+        if let manager = pendingBackgroundLaunch {
+            pendingBackgroundLaunch = nil
+            // Only Paint My Town asks to be relaunched. Its scene is already in the background: the
+            // phase queued with the launch tells the app so once it exists.
+            if scenario.app == .paintmytown { launchPaintMyTown(manager) }
+        }
         while !pendingPhases.isEmpty {
             let phase = pendingPhases.removeFirst()
             app?.scenePhaseChanged(to: phase)
@@ -268,9 +277,11 @@ extension ScenarioRun {
         switch entry.event {
         case .appLaunched: log(.device, "appLaunched")
         case .appTerminated: log(.device, "appTerminated")
+        case .appReclaimed: log(.device, "appTerminated", [("by", .string("ios"))])
+        case .appLaunchedInBackground(let reason): log(.device, "appLaunchedInBackground", [("reason", .string(reason))])
         case .sceneChanged(let from, let to):
             if let phase = AppScenePhase(rawValue: to.rawValue) { pendingPhases.append(phase) }
-            if to == .background { log(.device, "appBackgrounded") }
+            if to == .background, from != .notRunning { log(.device, "appBackgrounded") }
             if from == .background, to == .inactive {
                 settingsInFront = false
                 log(.device, "appForegrounded")
@@ -403,6 +414,7 @@ extension ScenarioRun {
         case .walk(.walk(.walkPaused(let reason))): log(.app, "walkPaused", [("reason", .string(reason.rawValue))])
         case .walk(.walk(.walkResumed(let reason))): log(.app, "walkResumed", [("reason", .string(reason.rawValue))])
         case .walk(.walk(.walkEnded(let summary))): logWalkEnded(summary)
+        case .walk(.walk(.walkRestored(let paused))): log(.app, "walkRestored", [("paused", .bool(paused))])
         case .walk(.workoutSaved): log(.app, "workoutSaved")
         case .walk(.workoutNotSaved(let error)): log(.app, "workoutNotSaved", [("reason", .string(error.reason))])
         }
@@ -458,12 +470,10 @@ extension ScenarioRun {
             case .launch: try launch()
             case .terminate:
                 try device.terminate()
-                viewModel?.onEvent = nil
-                viewModel?.onOpenAppSettings = nil
-                app?.onEvent = nil
-                app = nil
-                walkApp?.onEvent = nil
-                walkApp = nil
+                endApp()
+            case .iosEndsApp:
+                try device.reclaimApp()
+                endApp()
             case .background: try device.background()
             case .foreground: try device.foreground()
             case .tapRetry:
@@ -531,6 +541,22 @@ extension ScenarioRun {
         } catch {
             throw StepRefused(description: String(describing: error))
         }
+    }
+
+    /// The app's process is gone: nothing of it runs or logs any more.
+    private func endApp() {
+        viewModel?.onEvent = nil
+        viewModel?.onOpenAppSettings = nil
+        app?.onEvent = nil
+        app = nil
+        walkApp?.onEvent = nil
+        walkApp = nil
+    }
+
+    /// iOS launched the app into the background by itself (rule 35): its code starts there, at the
+    /// next quiet moment (never inside the phone's own callback).
+    private func launchedInBackground(_ manager: SimulatedLocationManager) {
+        pendingBackgroundLaunch = manager
     }
 
     /// Launches the app: iOS starts it, the app builds its services and its first screen appears.

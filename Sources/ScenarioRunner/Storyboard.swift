@@ -161,6 +161,12 @@ private struct Teller {
                 return text("walk_ended", distance, localizer.number(steps), newCells, totalCells)
             }
             return text("walk_ended_no_steps", distance, newCells, totalCells)
+        case "walkRestored":
+            return text(line[field: "paused"] == .bool(true) ? "walk_restored_paused" : "walk_restored")
+        case "appTerminated" where field(line, "by") == "ios":
+            return text("app_ended_by_ios")
+        case "appLaunchedInBackground":
+            return text("app_launched_in_background")
         case "workoutSaved":
             return text("workout_saved")
         case "workoutNotSaved":

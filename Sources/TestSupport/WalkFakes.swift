@@ -29,6 +29,13 @@ public final class FakeWalkLocation: WalkLocationTracking {
         return stream
     }
 
+    /// Whether the app asked iOS to relaunch it (the significant-change service is on).
+    public private(set) var monitorsForRelaunch = false
+
+    public func startRelaunchMonitoring() { monitorsForRelaunch = true }
+
+    public func stopRelaunchMonitoring() { monitorsForRelaunch = false }
+
     public func send(_ fix: UserLocation) {
         continuation?.yield(LocationUpdate(location: LocationFix(
             latitude: fix.latitude, longitude: fix.longitude, horizontalAccuracy: fix.horizontalAccuracy, timestamp: fix.timestamp)))

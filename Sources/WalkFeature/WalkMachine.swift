@@ -74,6 +74,8 @@ public enum WalkMachine {
         public var paintedBefore: Set<TownCell>
         /// The cells this walk painted that were not painted before.
         public var newCells: Set<TownCell> = []
+        /// Fixes recorded since the walk was last kept (``Effect/keepWalk``).
+        public var fixesSinceKept = 0
         public var configuration: Configuration
 
         public init(painted: Set<TownCell> = [], configuration: Configuration = Configuration()) {
@@ -104,6 +106,11 @@ public enum WalkMachine {
         case activity(MotionActivity)
         /// The pedometer's count since the walk started.
         case stepsCounted(Int)
+        /// The app launched (by the person, or by iOS in the background) with a walk under way when
+        /// its last process ended: it goes on from what was kept.
+        case restore(WalkInProgress, at: Date)
+        /// The app leaves the foreground: from now on iOS may end it without warning.
+        case leftForeground
     }
 
     public enum Effect: Hashable, Sendable {
@@ -114,7 +121,14 @@ public enum WalkMachine {
         case stopMotionUpdates
         /// Keep the painted town and save the walk to Health.
         case finish(WalkSummary)
+        /// Keep the walk under way, so that a new process can go on with it if iOS ends this one
+        /// (`WalkInProgress`). Kept at each change of phase and every ``keepEvery`` fixes recorded.
+        case keepWalk(WalkInProgress)
     }
+
+    /// How many recorded fixes may be lost if iOS ends the app without warning, as it may a process in
+    /// the background: at one fix a second, about this many seconds of route.
+    public static let keepEvery = 10
 
     /// What a walk did, for the log. Never a coordinate.
     public enum Logged: Hashable, Sendable {
@@ -122,6 +136,8 @@ public enum WalkMachine {
         case walkPaused(PauseReason)
         case walkResumed(ResumeReason)
         case walkEnded(WalkSummary)
+        /// A walk under way went on in a new process; `paused` when it was paused.
+        case walkRestored(paused: Bool)
     }
 
     public typealias Step = MachineStep<Effect, Logged>
@@ -138,7 +154,10 @@ public enum WalkMachine {
             state.autoPause = autoPause
             state.steps = autoPause ? 0 : nil
             let motion: [Effect] = autoPause ? [.startMotionUpdates] : []
-            return Step(effects: [.startLocationUpdates] + motion, log: [.walkStarted(autoPause: autoPause)])
+            return Step(
+                effects: [.startLocationUpdates] + motion + [keep(&state)],
+                log: [.walkStarted(autoPause: autoPause)]
+            )
 
         case .pause(let date):
             switch state.phase {
@@ -162,8 +181,9 @@ public enum WalkMachine {
             return Step(effects: [.stopLocationUpdates] + motion + [.finish(summary)], log: [.walkEnded(summary)])
 
         case .located(let fix):
-            record(fix, in: &state)
-            return Step()
+            guard record(fix, in: &state) else { return Step() }
+            state.fixesSinceKept += 1
+            return state.fixesSinceKept >= keepEvery ? Step(effects: [keep(&state)]) : Step()
 
         case .activity(let activity):
             guard state.autoPause, activity.confidence >= state.configuration.activityConfidence,
@@ -178,6 +198,22 @@ public enum WalkMachine {
                 return Step()
             }
 
+        case .restore(let kept, let date):
+            guard !state.isUnderWay else { return Step() }
+            state = State(painted: state.paintedBefore, configuration: state.configuration)
+            kept.apply(to: &state)
+            // What was walked while no process recorded is not known: a new segment begins here, and
+            // only what is recorded from now counts (as after a pause).
+            state.phaseSince = date
+            if state.segments.last?.isEmpty == false { state.segments.append([]) }
+            let motion: [Effect] = state.autoPause ? [.startMotionUpdates] : []
+            var paused = false
+            if case .paused = state.phase { paused = true }
+            return Step(effects: [.startLocationUpdates] + motion + [keep(&state)], log: [.walkRestored(paused: paused)])
+
+        case .leftForeground:
+            return state.isUnderWay ? Step(effects: [keep(&state)]) : Step()
+
         case .stepsCounted(let count):
             guard state.isUnderWay, let steps = state.steps else { return Step() }
             // The pedometer's count since the start never goes back; a late, smaller one is stale.
@@ -189,35 +225,42 @@ public enum WalkMachine {
     private static func pause(_ state: inout State, _ reason: PauseReason, at date: Date) -> Step {
         state.phase = .paused(reason)
         state.phaseSince = date
-        return Step(log: [.walkPaused(reason)])
+        return Step(effects: [keep(&state)], log: [.walkPaused(reason)])
     }
 
     private static func resume(_ state: inout State, _ reason: ResumeReason, at date: Date) -> Step {
         state.phase = .recording
         state.phaseSince = date
         state.segments.append([])
-        return Step(log: [.walkResumed(reason)])
+        return Step(effects: [keep(&state)], log: [.walkResumed(reason)])
+    }
+
+    private static func keep(_ state: inout State) -> Effect {
+        state.fixesSinceKept = 0
+        return .keepWalk(WalkInProgress(state))
     }
 
     /// Adds `fix` to the current segment when it belongs there: while recording, taken since the
     /// walk started or resumed (iOS may first deliver an older fix it had), after the segment's last
-    /// fix, accurate enough, and far enough from the last fix to be a step rather than noise.
-    private static func record(_ fix: UserLocation, in state: inout State) {
+    /// fix, accurate enough, and far enough from the last fix to be a step rather than noise. Returns
+    /// whether it was recorded.
+    private static func record(_ fix: UserLocation, in state: inout State) -> Bool {
         let configuration = state.configuration
         guard state.phase == .recording, let since = state.phaseSince, fix.timestamp >= since,
             fix.horizontalAccuracy <= configuration.worstAccuracyMetres,
             let index = state.segments.indices.last
-        else { return }
+        else { return false }
         guard let last = state.segments[index].last else {
             state.segments[index].append(fix)
             paint(TownGrid.cells(from: fix.coordinate, to: fix.coordinate), in: &state)
-            return
+            return true
         }
         let metres = last.coordinate.distance(to: fix.coordinate)
-        guard fix.timestamp > last.timestamp, metres >= configuration.minimumSpacingMetres else { return }
+        guard fix.timestamp > last.timestamp, metres >= configuration.minimumSpacingMetres else { return false }
         state.segments[index].append(fix)
         state.distanceMetres += metres
         paint(TownGrid.cells(from: last.coordinate, to: fix.coordinate), in: &state)
+        return true
     }
 
     private static func paint(_ cells: Set<TownCell>, in state: inout State) {

@@ -82,6 +82,17 @@ public final class WalkModel {
 
     public func end() { runner.send(.end(at: now())) }
 
+    /// The app leaves the foreground: the walk under way is kept now, as iOS may end the app from
+    /// here on without warning (rule 35).
+    public func leftForeground() { runner.send(.leftForeground) }
+
+    /// Goes on with the walk that was under way when the app's last process ended (iOS ended it, or
+    /// it crashed), if one was: called as the app launches, in use or in the background (rule 35).
+    public func restore() {
+        guard let kept = storage.walkInProgress else { return }
+        runner.send(.restore(kept, at: now()))
+    }
+
     /// Returns once every save to Health under way has answered.
     public func waitUntilIdle() async {
         await runner.waitUntilIdle()
@@ -95,8 +106,10 @@ public final class WalkModel {
     private func perform(_ effect: WalkMachine.Effect) -> (@MainActor () async -> Void)? {
         switch effect {
         case .startLocationUpdates:
-            // Begun here, while the person is in the app starting the walk, as iOS requires.
+            // Begun here, while the person is in the app starting the walk, as iOS requires; on a
+            // launch in the background, at once, as iOS expects of a relaunched app (rule 35).
             backgroundActivity = location.beginBackgroundActivity()
+            location.startRelaunchMonitoring()
             let updates = location.walkUpdates()
             locationTask = Task { [weak self] in
                 for await update in updates {
@@ -109,6 +122,7 @@ public final class WalkModel {
             locationTask = nil
             backgroundActivity?.invalidate()
             backgroundActivity = nil
+            location.stopRelaunchMonitoring()
         case .startMotionUpdates:
             guard let motion, let start = state.startedAt else { return nil }
             let activities = motion.activityUpdates()
@@ -124,11 +138,14 @@ public final class WalkModel {
         case .stopMotionUpdates:
             for task in motionTasks { task.cancel() }
             motionTasks = []
+        case .keepWalk(let kept):
+            storage.walkInProgress = kept
         case .finish(let summary):
             // Kept first: whatever Health says, nothing of the walk is lost.
             storage.paintedCells = state.painted
             walks.append(StoredWalk(summary))
             storage.walks = walks
+            storage.walkInProgress = nil
             let index = walks.count - 1
             return { [weak self] in await self?.save(summary, at: index) }
         }

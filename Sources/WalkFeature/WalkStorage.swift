@@ -8,6 +8,64 @@ public protocol WalkStorage: AnyObject {
     var onboardingCompleted: Bool { get set }
     var paintedCells: Set<TownCell> { get set }
     var walks: [StoredWalk] { get set }
+    /// The walk under way as last kept, until it ends: what a new process goes on with.
+    var walkInProgress: WalkInProgress? { get set }
+}
+
+/// A walk under way, as kept on the phone so that it outlives the app's process (iOS ends a
+/// process in the background without warning, rule 35).
+public struct WalkInProgress: Sendable, Hashable, Codable {
+    public enum Phase: String, Sendable, Hashable, Codable {
+        case recording
+        case pausedByPerson
+        case pausedStationary
+    }
+
+    public var phase: Phase
+    public var startedAt: Date
+    public var route: [[RoutePoint]]
+    public var distanceMetres: Double
+    public var steps: Int?
+    public var autoPause: Bool
+    public var newCells: Set<TownCell>
+
+    public init(_ state: WalkMachine.State) {
+        phase =
+            switch state.phase {
+            case .paused(.person): .pausedByPerson
+            case .paused(.stationary): .pausedStationary
+            case .recording, .ready, .ended: .recording
+            }
+        startedAt = state.startedAt ?? Date(timeIntervalSince1970: 0)
+        route = state.segments.map { $0.map(RoutePoint.init) }
+        distanceMetres = state.distanceMetres
+        steps = state.steps
+        autoPause = state.autoPause
+        newCells = state.newCells
+    }
+
+    /// Puts the kept walk into `state`, as under way. A kept fix that is not a valid one any more is
+    /// left out rather than losing the walk.
+    func apply(to state: inout WalkMachine.State) {
+        state.phase =
+            switch phase {
+            case .recording: .recording
+            case .pausedByPerson: .paused(.person)
+            case .pausedStationary: .paused(.stationary)
+            }
+        state.startedAt = startedAt
+        state.segments = route.map { segment in
+            segment.compactMap {
+                try? UserLocation(
+                    latitude: $0.latitude, longitude: $0.longitude, horizontalAccuracy: $0.horizontalAccuracy, timestamp: $0.timestamp)
+            }
+        }
+        if state.segments.isEmpty { state.segments = [[]] }
+        state.distanceMetres = distanceMetres
+        state.steps = steps
+        state.autoPause = autoPause
+        state.newCells = newCells.subtracting(state.paintedBefore)
+    }
 }
 
 /// A walk as the app keeps it, on the phone: its numbers, its route, and whether Health took it —
@@ -73,6 +131,7 @@ public final class InMemoryWalkStorage: WalkStorage {
     public var onboardingCompleted = false
     public var paintedCells: Set<TownCell> = []
     public var walks: [StoredWalk] = []
+    public var walkInProgress: WalkInProgress?
 
     public init() {}
 }
@@ -102,6 +161,14 @@ public final class UserDefaultsWalkStorage: WalkStorage {
     public var walks: [StoredWalk] {
         get { decoded([StoredWalk].self, "walks") ?? [] }
         set { encode(newValue, "walks") }
+    }
+
+    public var walkInProgress: WalkInProgress? {
+        get { decoded(WalkInProgress.self, "walkInProgress") }
+        set {
+            guard let newValue else { return defaults.removeObject(forKey: prefix + "walkInProgress") }
+            encode(newValue, "walkInProgress")
+        }
     }
 
     /// What is stored under `key`; nil when nothing is. What cannot be read (a newer app's format,

@@ -4,25 +4,28 @@ import Foundation
 import PetSpotDomain
 import Testing
 
-/// Rule 32 to rule 34 (docs/requirements.md): a walk on the simulated iPhone — live updates under a
+/// Rule 32 to rule 35 (docs/requirements.md): a walk on the simulated iPhone — live updates under a
 /// background activity session, Motion's activity and pedometer, Health saving the workout.
 @Suite(.timeLimit(.minutes(1))) @MainActor struct SimulatedWalkTests {
     /// 200 m due north of home.
-    static let route: [GeoCoordinate] = {
-        guard let end = try? GeoCoordinate(latitude: DeviceHarness.home.latitude + 200 / 111_195.0, longitude: DeviceHarness.home.longitude)
+    static let route = route(metres: 200)
+
+    static func route(metres: Double) -> [GeoCoordinate] {
+        guard let end = try? GeoCoordinate(latitude: DeviceHarness.home.latitude + metres / 111_195.0, longitude: DeviceHarness.home.longitude)
         else { preconditionFailure("a valid test coordinate") }
         return [DeviceHarness.home, end]
-    }()
+    }
 
     static func walker(
         location: LocationPermissionStatus = .authorizedWhenInUse,
         motion: MotionAuthorizationStatus = .authorized,
-        activity: [(after: Duration, kind: MotionActivity.Kind)] = []
+        activity: [(after: Duration, kind: MotionActivity.Kind)] = [],
+        metres: Double = 200
     ) -> DeviceHarness {
         DeviceHarness {
             $0.location.authorization = location
             $0.motion.status = motion
-            $0.walk = DeviceConfiguration.Walk(path: route, speedMetresPerSecond: 1.4, activity: activity)
+            $0.walk = DeviceConfiguration.Walk(path: route(metres: metres), speedMetresPerSecond: 1.4, activity: activity)
         }
     }
 
@@ -33,6 +36,68 @@ import Testing
     }
 
     func fixes(_ harness: DeviceHarness) -> Int { walkEvents(harness).filter { $0 == "fixDelivered" }.count }
+
+    // MARK: Rule 35: iOS ends the app, and may launch it again in the background
+
+    /// A walker 2 km long whose app turned the significant-change service on, set off, left the app,
+    /// and was ended by iOS (or swiped away by the person); returns the background launches.
+    func endedMidWalk(
+        _ location: LocationPermissionStatus, byIOS: Bool = true, serviceOn: Bool = true
+    ) async throws -> (DeviceHarness, launches: () -> Int) {
+        let harness = Self.walker(location: location, metres: 2_000)
+        _ = try await harness.launched()
+        var launches = 0
+        harness.device.onBackgroundLaunch = { _ in launches += 1 }
+        harness.device.walkLocation.startRelaunchMonitoring()
+        if !serviceOn { harness.device.walkLocation.stopRelaunchMonitoring() }
+        try harness.device.setOff()
+        try harness.device.background()
+        if byIOS { try harness.device.reclaimApp() } else { try harness.device.terminate() }
+        return (harness, { launches })
+    }
+
+    @Test func rule35_givenAlways_whenIOSEndsTheAppAndThePersonWalksOn_thenItIsLaunchedInTheBackground() async throws {
+        let (harness, launches) = try await endedMidWalk(.authorizedAlways)
+        // 418 m after 299 s: neither far enough nor long enough for the service to report.
+        await harness.advance(by: .seconds(299))
+        #expect(launches() == 0)
+        await harness.advance(by: .seconds(90))
+        #expect(launches() == 1)
+        #expect(harness.device.scenePhase == .background)
+        // With Always, the relaunched app's live updates flow in the background, with no active session.
+        _ = harness.device.walkLocation.beginBackgroundActivity()
+        #expect(!harness.device.walkLocation.hasActiveSession)
+        let updates = harness.device.walkLocation.walkUpdates()
+        await harness.advance(by: .seconds(5))
+        #expect(fixes(harness) == 5)
+        _ = updates
+    }
+
+    @Test func rule35_givenWhileUsing_whenIOSEndsTheAppAndThePersonWalksFar_thenItIsNeverLaunched() async throws {
+        let (harness, launches) = try await endedMidWalk(.authorizedWhenInUse)
+        await harness.advance(by: .seconds(900))
+        #expect(launches() == 0)
+        #expect(harness.device.scenePhase == .notRunning)
+        #expect(walkEvents(harness).contains("significantChange"))
+    }
+
+    @Test func rule35_givenAlways_whenThePersonSwipesTheAppAway_thenItIsNeverLaunched() async throws {
+        let (harness, launches) = try await endedMidWalk(.authorizedAlways, byIOS: false)
+        await harness.advance(by: .seconds(900))
+        #expect(launches() == 0)
+    }
+
+    @Test func rule35_givenAlwaysAndTheServiceStopped_whenIOSEndsTheApp_thenItIsNeverLaunched() async throws {
+        let (harness, launches) = try await endedMidWalk(.authorizedAlways, serviceOn: false)
+        await harness.advance(by: .seconds(900))
+        #expect(launches() == 0)
+    }
+
+    @Test func rule35_givenTheAppInUse_whenIOSWouldReclaimIt_thenRefused() async throws {
+        let harness = Self.walker(location: .authorizedAlways)
+        _ = try await harness.launched()
+        #expect(throws: SimulatedDeviceError.appNotInBackground(.active)) { try harness.device.reclaimApp() }
+    }
 
     // MARK: Rule 32: background activity session and live updates
 

@@ -73,6 +73,10 @@ struct WalkStoryExpectation {
     var savedToHealth = true
     /// Pauses, by reason.
     var pauses: [String] = []
+    /// How many times the walk went on in a new process (`walkRestored`).
+    var restores = 0
+    /// How many times iOS launched the app into the background (`appLaunchedInBackground`).
+    var relaunches = 0
 
     static let byScenario: [String: WalkStoryExpectation] = [
         "guide-1-happy-path": .init(
@@ -91,6 +95,8 @@ struct WalkStoryExpectation {
             systemAlerts: 0, permissionStates: ["health": "authorized"], autoPause: false, pauses: ["person"]),
         "walk-3-without-health": .init(systemAlerts: 0, permissionStates: ["health": "denied"], autoPause: true, savedToHealth: false),
         "walk-4-leaves-the-app": .init(systemAlerts: 0, permissionStates: ["health": "authorized"], autoPause: true),
+        "walk-5-ios-ends-the-app": .init(
+            systemAlerts: 1, permissionStates: ["health": "authorized"], autoPause: true, restores: 2, relaunches: 1),
     ]
 }
 
@@ -110,6 +116,19 @@ func checkWalkStory(_ name: String, _ lines: [EventLine], _ expectation: WalkSto
     #expect(started?.fields["autoPause"] as? Bool == expectation.autoPause, "\(name): walk started", sourceLocation: sourceLocation)
     #expect(lines.filter { $0.event == "walkPaused" }.compactMap { $0.fields["reason"] as? String } == expectation.pauses,
         "\(name): pauses", sourceLocation: sourceLocation)
+    #expect(lines.count(where: { $0.event == "walkRestored" }) == expectation.restores, "\(name): restores", sourceLocation: sourceLocation)
+    #expect(lines.count(where: { $0.event == "appLaunchedInBackground" }) == expectation.relaunches,
+        "\(name): relaunches", sourceLocation: sourceLocation)
+    // Rule 35: iOS relaunches only an app it ended itself, and only one allowed location Always.
+    var status = ""
+    var endedByIOS = false
+    for line in lines {
+        if let answered = line.fields["status"] as? String, line.event == "systemAlertAnswered" { status = answered }
+        if line.event == "appTerminated" { endedByIOS = line.fields["by"] as? String == "ios" }
+        if line.event == "appLaunchedInBackground" {
+            #expect(status == "authorizedAlways" && endedByIOS, "\(name): relaunched without Always", sourceLocation: sourceLocation)
+        }
+    }
     guard expectation.autoPause != nil else {
         // No location, no walk: nothing recorded, nothing saved.
         #expect(lines.contains { $0.event == "walkNotStarted" }, "\(name): Start said nothing", sourceLocation: sourceLocation)

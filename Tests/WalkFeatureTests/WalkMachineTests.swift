@@ -34,10 +34,55 @@ import WalkFeature
 
     @Test mutating func givenMotionAllowed_whenAWalkStarts_thenLocationAndMotionStartAndStepsCount() {
         let step = send(.start(at: Self.at(0), autoPause: true))
-        #expect(step.effects == [.startLocationUpdates, .startMotionUpdates])
+        #expect(step.effects == [.startLocationUpdates, .startMotionUpdates, .keepWalk(WalkInProgress(state))])
         #expect(step.log == [.walkStarted(autoPause: true)])
         #expect(state.phase == .recording)
         #expect(state.steps == 0)
+    }
+
+    // MARK: Kept for a new process (rule 35)
+
+    @Test mutating func givenAWalk_whenTenFixesAreRecordedOrItPauses_thenItIsKeptAndNotBefore() {
+        send(.start(at: Self.at(0), autoPause: false))
+        for index in 0..<WalkMachine.keepEvery - 1 {
+            #expect(send(.located(Self.fix(Double(index) * 10, at: Double(index + 1)))).effects.isEmpty)
+        }
+        // A fix that is not recorded (too close to the last) does not count.
+        #expect(send(.located(Self.fix(80, at: 9.5))).effects.isEmpty)
+        let tenth = send(.located(Self.fix(90, at: 10)))
+        #expect(tenth.effects == [.keepWalk(WalkInProgress(state))])
+        #expect(WalkInProgress(state).route.joined().count == WalkMachine.keepEvery)
+        #expect(send(.pause(at: Self.at(11))).effects == [.keepWalk(WalkInProgress(state))])
+        #expect(send(.leftForeground).effects == [.keepWalk(WalkInProgress(state))])
+    }
+
+    @Test mutating func givenAKeptWalk_whenANewProcessRestoresIt_thenItGoesOnInANewSegmentAndTheGapIsNotCounted() {
+        send(.start(at: Self.at(0), autoPause: true), .located(Self.fix(0, at: 1)), .located(Self.fix(40, at: 30)), .stepsCounted(50))
+        let kept = WalkInProgress(state)
+        state = WalkMachine.State()
+        let restored = send(.restore(kept, at: Self.at(300)))
+        #expect(restored.log == [.walkRestored(paused: false)])
+        #expect(restored.effects.prefix(2) == [.startLocationUpdates, .startMotionUpdates])
+        // Taken before the restore: iOS may hand over an old fix first.
+        send(.located(Self.fix(400, at: 299)), .located(Self.fix(500, at: 301)), .located(Self.fix(530, at: 320)), .stepsCounted(700))
+        let end = send(.end(at: Self.at(330)))
+        guard case .walkEnded(let summary)? = end.log.first else {
+            Issue.record("the walk did not end")
+            return
+        }
+        #expect(summary.segments.map(\.count) == [2, 2])
+        #expect(abs(summary.distanceMetres - 70) < 0.1)
+        #expect(summary.steps == 700)
+        #expect(summary.startedAt == Self.at(0))
+    }
+
+    @Test mutating func givenAPausedWalkKept_whenRestored_thenItIsStillPausedByThePerson() {
+        send(.start(at: Self.at(0), autoPause: false), .pause(at: Self.at(5)))
+        let kept = WalkInProgress(state)
+        state = WalkMachine.State()
+        #expect(send(.restore(kept, at: Self.at(60))).log == [.walkRestored(paused: true)])
+        #expect(state.phase == .paused(.person))
+        #expect(send(.restore(kept, at: Self.at(61))).log.isEmpty)
     }
 
     @Test mutating func givenMotionNotAllowed_whenAWalkStarts_thenLocationAloneAndNoSteps() {

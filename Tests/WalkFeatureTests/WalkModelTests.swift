@@ -107,6 +107,48 @@ import WalkFeature
         #expect(second.walks.count == 1)
     }
 
+    @Test func givenAWalkUnderWayWhenTheProcessEnded_whenANewProcessRestoresIt_thenItGoesOnAndEndsOnce() async throws {
+        let first = model()
+        first.start(autoPause: false)
+        #expect(location.monitorsForRelaunch)
+        await record(first, north: [0, 30])
+        first.leftForeground()
+        #expect(storage.walkInProgress?.route.joined().count == 2)
+        // The process ends without a word: nothing but what was kept survives.
+        clock.seconds = 600
+        let second = model()
+        var events: [WalkModel.Event] = []
+        second.onEvent = { events.append($0) }
+        second.restore()
+        #expect(events == [.walk(.walkRestored(paused: false))])
+        #expect(location.activities.count == 2 && location.activities[1].isValid)
+        await record(second, north: [500, 540])
+        second.end()
+        await second.waitUntilIdle()
+        #expect(storage.walkInProgress == nil)
+        #expect(!location.monitorsForRelaunch)
+        #expect(second.walks.count == 1)
+        #expect(abs((second.walks.first?.distanceMetres ?? 0) - 70) < 0.1)
+        // Nothing is left to restore.
+        let third = model()
+        third.restore()
+        #expect(!third.state.isUnderWay)
+    }
+
+    @Test func givenAWalkInProgressInUserDefaults_whenReadBackOrCleared_thenItIsTheSameOrGone() throws {
+        let defaults = try #require(UserDefaults(suiteName: "walk-storage-\(UUID().uuidString)"))
+        let kept = UserDefaultsWalkStorage(defaults: defaults)
+        var state = WalkMachine.State()
+        _ = WalkMachine.step(&state, .start(at: WalkMachineTests.at(0), autoPause: true))
+        _ = WalkMachine.step(&state, .located(WalkMachineTests.fix(0, at: 1)))
+        _ = WalkMachine.step(&state, .pause(at: WalkMachineTests.at(2)))
+        kept.walkInProgress = WalkInProgress(state)
+        #expect(UserDefaultsWalkStorage(defaults: defaults).walkInProgress == WalkInProgress(state))
+        kept.walkInProgress = nil
+        #expect(UserDefaultsWalkStorage(defaults: defaults).walkInProgress == nil)
+        #expect(defaults.data(forKey: "paintMyTown.walkInProgress") == nil)
+    }
+
     @Test func givenAWalkKeptInUserDefaults_whenReadBack_thenItIsTheSameRouteIncluded() throws {
         let defaults = try #require(UserDefaults(suiteName: "walk-storage-\(UUID().uuidString)"))
         let kept = UserDefaultsWalkStorage(defaults: defaults)
