@@ -92,6 +92,11 @@ final class WalkSubsystem: DeviceSubsystem {
     private var relaunchReference: (position: GeoCoordinate, at: Duration)?
     /// Whether iOS ended the app to reclaim memory and has not launched it since.
     private var reclaimed = false
+    /// When iOS last launched the app into the background, while that process runs (rule 35).
+    private(set) var relaunchedAt: Duration?
+    /// How soon after a launch into the background the app must make its sessions again for iOS to
+    /// count them (rule 35): "within a few seconds of launch".
+    static let sessionRejoinWindow: Duration = .seconds(5)
     private var watching: DeviceScheduler.JobID?
 
     /// Rule 35: the significant-change service reports a move of this many metres or more…
@@ -113,6 +118,7 @@ final class WalkSubsystem: DeviceSubsystem {
     var walk: DeviceConfiguration.Walk? { device.configuration.walk }
     var phase: ScenePhase { device.phase }
     var now: Date { device.time.date(at: device.currentElapsed) }
+    var elapsed: Duration { device.currentElapsed }
 
     func record(_ detail: String) {
         device.record(.subsystem(name: "walk", detail: detail))
@@ -125,13 +131,14 @@ final class WalkSubsystem: DeviceSubsystem {
     }
 
     /// Whether the app's process runs now: in use, or in the background while a background activity
-    /// session is active (rule 32) or, with Always, while it reads live updates (rule 35). A suspended
-    /// or ended app receives nothing.
+    /// session is active (rule 32) or, launched there by iOS with Always, while it reads live updates
+    /// (rule 35). A suspended or ended app receives nothing.
     var appRuns: Bool {
         switch phase {
         case .active, .inactive: true
         case .background:
-            location.hasActiveSession || (device.location.status == .authorizedAlways && location.hasConsumers)
+            location.hasActiveSession
+                || (relaunchedAt != nil && device.location.status == .authorizedAlways && location.hasConsumers)
         case .notRunning: false
         }
     }
@@ -224,6 +231,7 @@ final class WalkSubsystem: DeviceSubsystem {
     }
 
     func appWillTerminate() {
+        relaunchedAt = nil
         location.appEnded()
         motion.appEnded()
     }
@@ -268,8 +276,15 @@ final class WalkSubsystem: DeviceSubsystem {
                 record("significantChange")
                 if reclaimed, phase == .notRunning, location.status == .authorizedAlways {
                     reclaimed = false
+                    relaunchedAt = elapsed
                     device.launchInBackground(reason: "significantLocationChange")
                 }
+            }
+            // At the end of the route, too near the last report for another: no report can come.
+            if let walked = relaunchReference, metresWalked(until: elapsed) >= Self.length(of: walk.path),
+                let here = position(at: elapsed), here.distance(to: walked.position) < Self.significantChangeMetres
+            {
+                return
             }
             watchSignificantChanges()
         }
@@ -277,6 +292,7 @@ final class WalkSubsystem: DeviceSubsystem {
 
     func appDidLaunch() {
         reclaimed = false
+        relaunchedAt = nil
     }
 }
 
@@ -293,9 +309,10 @@ public final class SimulatedWalkLocation: WalkLocationTracking {
     /// Whether the app holds a background activity session that became active.
     public var hasActiveSession: Bool { sessions.contains { $0.isActive } }
 
-    /// Whether the app holds a session it has not invalidated, active or not (one begun in the
-    /// background holds a service session all the same, rule 31).
-    var holdsSession: Bool { sessions.contains { !$0.isInvalidated } }
+    /// Whether the app holds a session iOS counts: an active one, or one a process iOS launched into
+    /// the background made again at once (rule 35). One begun in the background otherwise does not
+    /// count (rule 31: insufficiently in use).
+    var holdsSession: Bool { sessions.contains { $0.isActive || ($0.rejoined && !$0.isInvalidated) } }
 
     /// `startMonitoringSignificantLocationChanges()` (rule 35).
     public func startRelaunchMonitoring() {
@@ -314,8 +331,17 @@ public final class SimulatedWalkLocation: WalkLocationTracking {
         // declares the location background mode.
         let inUse = subsystem?.phase == .active || subsystem?.phase == .inactive
         let session = SimulatedBackgroundActivity(isActive: inUse, owner: self)
+        // Rule 35: made again within seconds of a launch into the background, iOS counts it.
+        if !inUse, let subsystem, let relaunched = subsystem.relaunchedAt,
+            subsystem.elapsed - relaunched <= WalkSubsystem.sessionRejoinWindow
+        {
+            session.rejoined = true
+        }
         sessions.append(session)
-        subsystem?.record(inUse ? "backgroundActivityStarted" : "backgroundActivityRefused (not in use)")
+        let outcome =
+            inUse ? "backgroundActivityStarted"
+            : session.rejoined ? "backgroundActivityRejoined (relaunched)" : "backgroundActivityRefused (not in use)"
+        subsystem?.record(outcome)
         return session
     }
 
@@ -355,6 +381,8 @@ public final class SimulatedBackgroundActivity: BackgroundActivity {
     /// Active from its start in the foreground until invalidated; never active again after that.
     public fileprivate(set) var isActive: Bool
     public fileprivate(set) var isInvalidated = false
+    /// Made again at once by a process iOS launched into the background (rule 35).
+    public fileprivate(set) var rejoined = false
     private weak var owner: SimulatedWalkLocation?
 
     fileprivate init(isActive: Bool, owner: SimulatedWalkLocation) {

@@ -142,7 +142,8 @@ public final class SimulatedDevice {
         for entry in subsystems { entry.subsystem.appDidBecomeActive() }
     }
 
-    /// The app's process ends (the person swipes it away, or iOS reclaims it). Its managers stop.
+    /// The app's process ends: the person swipes it away, or it crashes (iOS reclaiming it is
+    /// ``reclaimApp()``). Its managers stop.
     /// - Throws: ``SimulatedDeviceError/appNotRunning``.
     public func terminate() throws(SimulatedDeviceError) {
         catchUp()

@@ -127,8 +127,13 @@ public enum WalkMachine {
     }
 
     /// How many recorded fixes may be lost if iOS ends the app without warning, as it may a process in
-    /// the background: at one fix a second, about this many seconds of route.
+    /// the background. Recorded fixes are at least ``Configuration/minimumSpacingMetres`` apart: at
+    /// 5 m, about 50 m of route, some 40 s of walking.
     public static let keepEvery = 10
+
+    /// A kept walk whose last fix is older than this when a new process finds it is over: it ends at
+    /// that fix instead of going on (the person swiped the app away mid-walk and came back a day later).
+    public static let longestGap: TimeInterval = 6 * 3600
 
     /// What a walk did, for the log. Never a coordinate.
     public enum Logged: Hashable, Sendable {
@@ -202,6 +207,14 @@ public enum WalkMachine {
             guard !state.isUnderWay else { return Step() }
             state = State(painted: state.paintedBefore, configuration: state.configuration)
             kept.apply(to: &state)
+            let lastSeen = state.segments.joined().last?.timestamp ?? kept.startedAt
+            if date.timeIntervalSince(lastSeen) > longestGap {
+                state.phase = .ended
+                state.endedAt = lastSeen
+                state.phaseSince = lastSeen
+                let summary = WalkSummary(state)
+                return Step(effects: [.finish(summary)], log: [.walkEnded(summary)])
+            }
             // What was walked while no process recorded is not known: a new segment begins here, and
             // only what is recorded from now counts (as after a pause).
             state.phaseSince = date

@@ -89,7 +89,11 @@ public final class WalkModel {
     /// Goes on with the walk that was under way when the app's last process ended (iOS ended it, or
     /// it crashed), if one was: called as the app launches, in use or in the background (rule 35).
     public func restore() {
-        guard let kept = storage.walkInProgress else { return }
+        guard let kept = storage.walkInProgress else {
+            // Nothing to go on with (or nothing readable): iOS must not relaunch the app for it.
+            location.stopRelaunchMonitoring()
+            return
+        }
         runner.send(.restore(kept, at: now()))
     }
 

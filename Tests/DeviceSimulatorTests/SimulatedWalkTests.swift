@@ -42,9 +42,16 @@ import Testing
     /// A walker 2 km long whose app turned the significant-change service on, set off, left the app,
     /// and was ended by iOS (or swiped away by the person); returns the background launches.
     func endedMidWalk(
-        _ location: LocationPermissionStatus, byIOS: Bool = true, serviceOn: Bool = true
+        _ location: LocationPermissionStatus, byIOS: Bool = true, serviceOn: Bool = true, explicitSessions: Bool = false
     ) async throws -> (DeviceHarness, launches: () -> Int) {
-        let harness = Self.walker(location: location, metres: 2_000)
+        let harness = DeviceHarness {
+            $0.location.authorization = location
+            $0.walk = DeviceConfiguration.Walk(path: Self.route(metres: 2_000))
+            if explicitSessions {
+                $0.iosVersion = 18
+                $0.infoPlistKeys.insert(ServiceSessionAuthorization.requireExplicitSessionKey)
+            }
+        }
         _ = try await harness.launched()
         var launches = 0
         harness.device.onBackgroundLaunch = { _ in launches += 1 }
@@ -54,6 +61,15 @@ import Testing
         try harness.device.background()
         if byIOS { try harness.device.reclaimApp() } else { try harness.device.terminate() }
         return (harness, { launches })
+    }
+
+    /// Moves time on a second at a time until iOS has launched the app into the background (within
+    /// ten minutes), so that what the test does next comes right after the launch.
+    func advanceUntilLaunched(_ harness: DeviceHarness, _ launches: () -> Int) async throws {
+        for _ in 0..<600 where launches() == 0 {
+            await harness.advance(by: .seconds(1))
+        }
+        try #require(launches() == 1)
     }
 
     @Test func rule35_givenAlways_whenIOSEndsTheAppAndThePersonWalksOn_thenItIsLaunchedInTheBackground() async throws {
@@ -70,6 +86,46 @@ import Testing
         let updates = harness.device.walkLocation.walkUpdates()
         await harness.advance(by: .seconds(5))
         #expect(fixes(harness) == 5)
+        _ = updates
+    }
+
+    @Test func rule35_givenIOS18AndTheExplicitSessionKey_whenTheRelaunchedAppMakesItsSessionAtOnce_thenFixesFlow() async throws {
+        let (harness, launches) = try await endedMidWalk(.authorizedAlways, explicitSessions: true)
+        try await advanceUntilLaunched(harness, launches)
+        _ = harness.device.walkLocation.beginBackgroundActivity()
+        #expect(walkEvents(harness).last == "backgroundActivityRejoined (relaunched)")
+        let updates = harness.device.walkLocation.walkUpdates()
+        await harness.advance(by: .seconds(5))
+        #expect(fixes(harness) == 5)
+        _ = updates
+    }
+
+    @Test func rule35_givenIOS18AndTheExplicitSessionKey_whenTheRelaunchedAppMakesItsSessionLate_thenNoFix() async throws {
+        let (harness, launches) = try await endedMidWalk(.authorizedAlways, explicitSessions: true)
+        try await advanceUntilLaunched(harness, launches)
+        await harness.advance(by: .seconds(10))
+        _ = harness.device.walkLocation.beginBackgroundActivity()
+        #expect(walkEvents(harness).last == "backgroundActivityRefused (not in use)")
+        let updates = harness.device.walkLocation.walkUpdates()
+        await harness.advance(by: .seconds(5))
+        #expect(fixes(harness) == 0)
+        _ = updates
+    }
+
+    @Test func rule35_givenAlwaysAndTheAppOnlyInTheBackground_whenThePersonWalksFar_thenNoLaunchAndNoFixWithoutASession() async throws {
+        let harness = Self.walker(location: .authorizedAlways, metres: 2_000)
+        _ = try await harness.launched()
+        var launches = 0
+        harness.device.onBackgroundLaunch = { _ in launches += 1 }
+        harness.device.walkLocation.startRelaunchMonitoring()
+        let updates = harness.device.walkLocation.walkUpdates()
+        try harness.device.setOff()
+        try harness.device.background()
+        await harness.advance(by: .seconds(600))
+        #expect(launches == 0)
+        // Rule 32 holds for Always too: left by the person without a session, the app is suspended.
+        #expect(fixes(harness) == 0)
+        #expect(walkEvents(harness).contains("significantChange"))
         _ = updates
     }
 

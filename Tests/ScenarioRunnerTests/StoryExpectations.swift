@@ -124,6 +124,9 @@ func checkWalkStory(_ name: String, _ lines: [EventLine], _ expectation: WalkSto
     var endedByIOS = false
     for line in lines {
         if let answered = line.fields["status"] as? String, line.event == "systemAlertAnswered" { status = answered }
+        if line.event == "settingChanged", line.fields["setting"] as? String == "Location", let value = line.fields["value"] as? String {
+            status = value == "always" ? "authorizedAlways" : value
+        }
         if line.event == "appTerminated" { endedByIOS = line.fields["by"] as? String == "ios" }
         if line.event == "appLaunchedInBackground" {
             #expect(status == "authorizedAlways" && endedByIOS, "\(name): relaunched without Always", sourceLocation: sourceLocation)

@@ -76,6 +76,21 @@ import WalkFeature
         #expect(summary.startedAt == Self.at(0))
     }
 
+    @Test mutating func givenAKeptWalkLastSeenLongAgo_whenRestored_thenItEndsAtItsLastFixAndIsSaved() {
+        send(.start(at: Self.at(0), autoPause: false), .located(Self.fix(0, at: 1)), .located(Self.fix(40, at: 30)))
+        let kept = WalkInProgress(state)
+        state = WalkMachine.State()
+        let step = send(.restore(kept, at: Self.at(30 + WalkMachine.longestGap + 1)))
+        guard case .walkEnded(let summary)? = step.log.first, case .finish? = step.effects.first else {
+            Issue.record("the walk did not end: \(step)")
+            return
+        }
+        #expect(summary.endedAt == Self.at(30))
+        #expect(abs(summary.distanceMetres - 40) < 0.1)
+        #expect(!state.isUnderWay)
+        #expect(step.effects.count == 1)
+    }
+
     @Test mutating func givenAPausedWalkKept_whenRestored_thenItIsStillPausedByThePerson() {
         send(.start(at: Self.at(0), autoPause: false), .pause(at: Self.at(5)))
         let kept = WalkInProgress(state)

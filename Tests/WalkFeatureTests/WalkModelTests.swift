@@ -135,6 +135,14 @@ import WalkFeature
         #expect(!third.state.isUnderWay)
     }
 
+    @Test func givenNoWalkKept_whenTheAppLaunches_thenItAsksIOSForNoRelaunch() {
+        location.startRelaunchMonitoring()
+        let walk = model()
+        walk.restore()
+        #expect(!location.monitorsForRelaunch)
+        #expect(!walk.state.isUnderWay)
+    }
+
     @Test func givenAWalkInProgressInUserDefaults_whenReadBackOrCleared_thenItIsTheSameOrGone() throws {
         let defaults = try #require(UserDefaults(suiteName: "walk-storage-\(UUID().uuidString)"))
         let kept = UserDefaultsWalkStorage(defaults: defaults)
