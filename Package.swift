@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "Permissions", targets: ["Permissions"]),
         .library(name: "StartupFeature", targets: ["StartupFeature"]),
         .library(name: "AppUI", targets: ["AppUI"]),
+        .library(name: "PaintMyTownUI", targets: ["PaintMyTownUI"]),
         .library(name: "AppFeature", targets: ["AppFeature"]),
         .library(name: "WalkFeature", targets: ["WalkFeature"]),
         .library(name: "PaintMyTownFeature", targets: ["PaintMyTownFeature"]),
@@ -92,6 +93,7 @@ let package = Package(
         .target(
             name: "PaintMyTownFeature",
             dependencies: ["WalkFeature", "Permissions", "LocationBridge", "DeviceInterfaces", "AsyncSupport", "PetSpotDomain", "Localization"],
+            resources: [.process("Resources")],
             swiftSettings: swiftSettings
         ),
         .target(name: "PetAPI", dependencies: ["PetSpotDomain"], swiftSettings: swiftSettings),
@@ -169,6 +171,12 @@ let package = Package(
             dependencies: ["PetSpotDomain", "DeviceInterfaces", "StartupFeature", "Permissions", "AppFeature", "Localization"],
             swiftSettings: swiftSettings
         ),
+        // Paint My Town's SwiftUI screens (Apple-only, like AppUI, whose permissions screen it shows).
+        .target(
+            name: "PaintMyTownUI",
+            dependencies: ["AppUI", "PaintMyTownFeature", "DeviceInterfaces"],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Tests
         .testTarget(
@@ -229,7 +237,8 @@ let package = Package(
         .testTarget(
             name: "AppiumSimulatorTests",
             dependencies: [
-                "AppiumSimulator", "PetServer", "AsyncSupport", "ScenarioRunner", "StartupFeature", logging,
+                "AppiumSimulator", "PetServer", "AsyncSupport", "ScenarioRunner", "StartupFeature", "PaintMyTownFeature", "Permissions",
+                logging,
             ],
             swiftSettings: swiftSettings
         ),

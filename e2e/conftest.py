@@ -13,7 +13,7 @@ import pytest
 from appium import webdriver
 from appium.options.ios import XCUITestOptions
 
-from screens import PermissionsScreen, StartupScreen, SystemAlert
+from screens import PermissionsScreen, StartupScreen, SystemAlert, WalkScreen
 
 SERVER = os.environ.get("E2E_SERVER", "http://127.0.0.1:4723")
 # How permissions are written: "applesimutils" (location always | inuse | never | unset, what the
@@ -37,6 +37,7 @@ def driver_permissions(permissions):
     translated[service] = value
     return translated
 BUNDLE_ID = "org.petspot.PetSpot"
+PAINT_MY_TOWN_BUNDLE_ID = "org.petspot.PaintMyTown"
 SETTINGS_BUNDLE_ID = "com.apple.Preferences"
 
 
@@ -63,6 +64,8 @@ class Phone:
     """The session, its capabilities until it starts, and the screens."""
 
     def __init__(self):
+        # The app under test: PetSpot unless a Given step installs Paint My Town.
+        self.bundle_id = BUNDLE_ID
         self.permissions = {}
         self.device = {}
         self.network = {}
@@ -77,13 +80,13 @@ class Phone:
         if self._driver is None:
             options = XCUITestOptions()
             options.platform_name = "iOS"
-            options.bundle_id = BUNDLE_ID
+            options.bundle_id = self.bundle_id
             # The When steps launch the app, after the Given steps have set the phone up.
             options.set_capability("appium:autoLaunch", False)
             options.set_capability("appium:language", "en")
             options.set_capability("appium:locale", "en_GB")
             if self.permissions:
-                options.set_capability("appium:permissions", json.dumps({BUNDLE_ID: driver_permissions(self.permissions)}))
+                options.set_capability("appium:permissions", json.dumps({self.bundle_id: driver_permissions(self.permissions)}))
             if self.device:
                 options.set_capability("petspot:device", self.device)
             if self.network:
@@ -92,20 +95,23 @@ class Phone:
         return self._driver
 
     def launch(self):
-        self.driver.execute_script("mobile: launchApp", {"bundleId": BUNDLE_ID})
+        self.driver.execute_script("mobile: launchApp", {"bundleId": self.bundle_id})
 
-    def app_state(self, bundle_id=BUNDLE_ID):
-        return self.driver.execute_script("mobile: queryAppState", {"bundleId": bundle_id})
+    def terminate(self):
+        self.driver.execute_script("mobile: terminateApp", {"bundleId": self.bundle_id})
+
+    def app_state(self, bundle_id=None):
+        return self.driver.execute_script("mobile: queryAppState", {"bundleId": bundle_id or self.bundle_id})
 
     def set_permission(self, service, value):
         access = driver_permissions({service: value})
-        self.driver.execute_script("mobile: setPermission", {"bundleId": BUNDLE_ID, "access": access})
+        self.driver.execute_script("mobile: setPermission", {"bundleId": self.bundle_id, "access": access})
 
     def open_settings_app(self):
         self.driver.execute_script("mobile: activateApp", {"bundleId": SETTINGS_BUNDLE_ID})
 
     def return_to_app(self):
-        self.driver.execute_script("mobile: activateApp", {"bundleId": BUNDLE_ID})
+        self.driver.execute_script("mobile: activateApp", {"bundleId": self.bundle_id})
 
     @property
     def startup(self):
@@ -118,6 +124,10 @@ class Phone:
     @property
     def alert(self):
         return SystemAlert(self.driver)
+
+    @property
+    def walk(self):
+        return WalkScreen(self.driver)
 
     def quit(self):
         if self._driver is not None:

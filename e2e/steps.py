@@ -3,7 +3,7 @@ suite drives the simulated iPhone here and the real app on the iOS Simulator."""
 
 from pytest_bdd import given, parsers, then, when
 
-from conftest import SETTINGS_BUNDLE_ID
+from conftest import PAINT_MY_TOWN_BUNDLE_ID, SETTINGS_BUNDLE_ID
 
 # XCUITest's app states.
 SUSPENDED = 2
@@ -180,7 +180,7 @@ def allows_in_settings(phone):
 
 @when("the app is terminated and launched again")
 def relaunched(phone):
-    phone.driver.execute_script("mobile: terminateApp", {"bundleId": "org.petspot.PetSpot"})
+    phone.terminate()
     phone.launch()
 
 
@@ -308,3 +308,142 @@ def card_says(phone, permission, text):
 @then(parsers.parse('the {permission} card offers "{label}"'))
 def card_offers(phone, permission, label):
     assert phone.permissions_screen.action_label(permission) == label
+
+
+# Paint My Town: its onboarding and the walk.
+
+# 1 km due north from central Warsaw, walked at 1.4 m/s once the person taps Start (only the
+# simulated iPhone walks a route; see docs/scenarios.md, `device.walk`).
+WALK = {"path": [[52.2297, 21.0122], [52.2387, 21.0122]], "speedMps": 1.4}
+
+
+def install_paint_my_town(phone, **permissions):
+    phone.bundle_id = PAINT_MY_TOWN_BUNDLE_ID
+    phone.permissions.update(permissions)
+    phone.device["walk"] = WALK
+
+
+@given("Paint My Town is installed and nothing was asked")
+def paint_my_town_nothing_asked(phone):
+    install_paint_my_town(phone, location="unset", motion="unset", health="unset")
+
+
+@given("Paint My Town is installed with location allowed While Using")
+def paint_my_town_while_using(phone):
+    install_paint_my_town(phone, location="inuse", motion="unset", health="unset")
+
+
+@given("Paint My Town is installed and location was denied")
+def paint_my_town_denied(phone):
+    install_paint_my_town(phone, location="never", motion="unset", health="unset")
+
+
+@given("Paint My Town is installed with every permission allowed")
+def paint_my_town_everything(phone):
+    install_paint_my_town(phone, location="inuse", motion="yes", health="yes")
+
+
+@given("Paint My Town is installed with every permission allowed but Motion")
+def paint_my_town_no_motion(phone):
+    install_paint_my_town(phone, location="inuse", motion="no", health="yes")
+
+
+@given("Paint My Town is installed with every permission allowed but Health")
+def paint_my_town_no_health(phone):
+    install_paint_my_town(phone, location="inuse", motion="yes", health="no")
+
+
+@when("Paint My Town opens on its onboarding")
+def opens_on_onboarding(phone):
+    phone.launch()
+    phone.permissions_screen.wait_until_showing()
+
+
+@when("user finishes the onboarding")
+def finishes_onboarding(phone):
+    phone.permissions_screen.done()
+    phone.walk.wait_until_showing()
+
+
+@when("user starts a walk")
+def starts_walk(phone):
+    phone.walk.tap_control("start")
+
+
+@when("user pauses the walk")
+def pauses_walk(phone):
+    phone.walk.tap_control("pause")
+
+
+@when("user resumes the walk")
+def resumes_walk(phone):
+    phone.walk.tap_control("resume")
+
+
+@when("user ends the walk")
+def ends_walk(phone):
+    phone.walk.tap_control("end")
+
+
+@when(parsers.parse("user leaves Paint My Town for {seconds:d} seconds"))
+def leaves_paint_my_town(phone, seconds):
+    phone.driver.execute_script("mobile: backgroundApp", {"seconds": seconds})
+
+
+@then("the walk is recording and pauses itself")
+def recording_auto_pause(phone):
+    phone.walk.wait_for_text(phone.walk.STATUS, lambda text: text == "Recording your walk", "the walk is not recording")
+    assert phone.walk.text(phone.walk.NOTICE) is None, phone.walk.text(phone.walk.NOTICE)
+
+
+@then("the walk is recording and pauses only by hand")
+def recording_by_hand(phone):
+    phone.walk.wait_for_text(phone.walk.STATUS, lambda text: text == "Recording your walk", "the walk is not recording")
+    notice = phone.walk.text(phone.walk.NOTICE) or ""
+    assert notice.startswith("Without Motion & Fitness"), notice
+
+
+@then("the walk is paused")
+def walk_paused(phone):
+    phone.walk.wait_for_text(phone.walk.STATUS, lambda text: text == "Paused", "the walk did not pause")
+
+
+@then("the walk screen says location is needed and records nothing")
+def location_needed(phone):
+    phone.walk.wait_for_text(phone.walk.NOTICE, lambda text: text.startswith("Location is not allowed"), "no word on location")
+    assert phone.walk.text(phone.walk.DISTANCE) is None
+    assert phone.walk.is_shown(phone.walk.control_id("start"))
+
+
+@then("the walk counts distance and steps")
+def counts_distance_and_steps(phone):
+    walk = phone.walk
+    walk.wait_for_text(walk.DISTANCE, lambda text: (walk.number(text) or 0) > 0, "no distance walked")
+    walk.wait_for_text(walk.STEPS, lambda text: (walk.number(text) or 0) > 0, "no steps counted")
+
+
+@then("the walk counts distance but no steps")
+def counts_distance_only(phone):
+    walk = phone.walk
+    walk.wait_for_text(walk.DISTANCE, lambda text: (walk.number(text) or 0) > 0, "no distance walked")
+    assert walk.text(walk.STEPS) is None, walk.text(walk.STEPS)
+
+
+@then("the walk screen says it was saved to Health")
+def saved_to_health(phone):
+    phone.walk.wait_for_text(phone.walk.HEALTH, lambda text: text == "Saved to Health.", "Health did not take the walk")
+
+
+@then("the walk screen says it was not saved to Health and keeps it")
+def not_saved_to_health(phone):
+    phone.walk.wait_for_text(
+        phone.walk.HEALTH, lambda text: text.startswith("Not saved to Health"), "the screen does not say Health refused it"
+    )
+    last = phone.walk.text(phone.walk.LAST_WALK) or ""
+    assert last.startswith("Last walk:"), last
+
+
+@then("the walk screen shows the cells it painted")
+def cells_painted(phone):
+    last = phone.walk.wait_for_text(phone.walk.LAST_WALK, lambda text: text.startswith("Last walk:"), "no last walk")
+    assert "New cells painted:" in last, last

@@ -3,10 +3,10 @@
 # stand-ins of Apple's frameworks (AppleSDKStubs/) and the package's own modules.
 #
 # Apple-only files: Sources/PlatformLive/*.swift, Sources/PlatformLiveFitness/*.swift,
-# Sources/AppUI/*.swift (each wrapped whole in `#if canImport(<Framework>)`) and App/<App>/*.swift (each
-# iOS app host). Every file found there is checked; a target's files are checked together under the
-# target's module name, in dependency order (PlatformLive, PlatformLiveFitness, AppUI, then each
-# App/<App>/ as module <App>).
+# Sources/AppUI/*.swift, Sources/PaintMyTownUI/*.swift (each wrapped whole in `#if
+# canImport(<Framework>)`) and App/<App>/*.swift (each iOS app host). Every file found there is
+# checked; a target's files are checked together under the target's module name, in dependency order
+# (PlatformLive, PlatformLiveFitness, AppUI, PaintMyTownUI, then each App/<App>/ as module <App>).
 #
 # `#if canImport(X)` is true because the stub module X is on the search path: the files are checked
 # as they are, with no -D conditions. Fails (non-zero, the compiler's messages shown) on any error or
@@ -40,6 +40,7 @@ shopt -s nullglob
 platform_live=(Sources/PlatformLive/*.swift)
 platform_live_fitness=(Sources/PlatformLiveFitness/*.swift)
 app_ui=(Sources/AppUI/*.swift)
+paint_my_town_ui=(Sources/PaintMyTownUI/*.swift)
 app_hosts=()
 for folder in App/*/; do
     files=("$folder"*.swift)
@@ -118,7 +119,7 @@ imported_failure() {
 }
 
 echo "== Apple-only files wrapped whole in #if canImport(...)"
-for file in "${platform_live[@]}" "${platform_live_fitness[@]}" "${app_ui[@]}"; do
+for file in "${platform_live[@]}" "${platform_live_fitness[@]}" "${app_ui[@]}" "${paint_my_town_ui[@]}"; do
     # First and last lines that are neither blank nor comments.
     code="$(grep -vE '^[[:space:]]*(//.*)?$' "$file" || true)"
     first="$(printf '%s\n' "$code" | head -n 1)"
@@ -127,7 +128,7 @@ for file in "${platform_live[@]}" "${platform_live_fitness[@]}" "${app_ui[@]}"; 
         fail "$file is not wrapped whole in '#if canImport(...)' … '#endif' (it would break the Linux build)"
     fi
 done
-for file in "${platform_live[@]}" "${platform_live_fitness[@]}" "${app_ui[@]}" "${app[@]}"; do
+for file in "${platform_live[@]}" "${platform_live_fitness[@]}" "${app_ui[@]}" "${paint_my_town_ui[@]}" "${app[@]}"; do
     # A condition on a framework without a stub would be false here and hide the code unchecked.
     for framework in $(grep -oE 'canImport\([A-Za-z_]+\)' "$file" | sed -E 's/canImport\((.*)\)/\1/' | sort -u); do
         if [[ ! -d "$stub_root/$framework" ]]; then
@@ -154,9 +155,9 @@ status=0
 # PetAPI, which AppUI does not): built here, so that the script needs no earlier build.
 targets=(AppUI)
 while read -r module; do
-    [[ -d "Sources/$module" && "$module" != AppUI && "$module" != PlatformLive && "$module" != PlatformLiveFitness ]] &&
+    [[ -d "Sources/$module" && "$module" != AppUI && "$module" != PaintMyTownUI && "$module" != PlatformLive && "$module" != PlatformLiveFitness ]] &&
         targets+=("$module")
-done < <(sed -nE 's/^[[:space:]]*import ([A-Za-z_][A-Za-z0-9_]*).*/\1/p' "${platform_live[@]}" "${platform_live_fitness[@]}" "${app_ui[@]}" "${app[@]}" | sort -u)
+done < <(sed -nE 's/^[[:space:]]*import ([A-Za-z_][A-Za-z0-9_]*).*/\1/p' "${platform_live[@]}" "${platform_live_fitness[@]}" "${app_ui[@]}" "${paint_my_town_ui[@]}" "${app[@]}" | sort -u)
 for target in "${targets[@]}"; do
     ((status == 0)) || break
     swift build --target "$target" 2>&1 | tee -a "$package_log" || status=$?
@@ -194,7 +195,7 @@ else
     [[ -d "$modules" ]] || modules="$bin"
     for module in "$modules"/*.swiftmodule; do
         case "$(basename "$module")" in
-            PlatformLive.swiftmodule | PlatformLiveFitness.swiftmodule | AppUI.swiftmodule) ;; # empty on Linux; rebuilt below
+            PlatformLive.swiftmodule | PlatformLiveFitness.swiftmodule | AppUI.swiftmodule | PaintMyTownUI.swiftmodule) ;; # empty on Linux; rebuilt below
             *) ln -s "$(cd "$(dirname "$module")" && pwd)/$(basename "$module")" "$package/" ;;
         esac
     done
@@ -271,11 +272,12 @@ echo "== type-check (Swift 6 language mode, warnings are errors)"
 check PlatformLive "${platform_live[@]}"
 check PlatformLiveFitness "${platform_live_fitness[@]}"
 check AppUI "${app_ui[@]}"
+check PaintMyTownUI "${paint_my_town_ui[@]}"
 for host in "${app_hosts[@]}"; do
     check "$host" App/"$host"/*.swift
 done
 
-total=$((${#platform_live[@]} + ${#platform_live_fitness[@]} + ${#app_ui[@]} + ${#app[@]}))
+total=$((${#platform_live[@]} + ${#platform_live_fitness[@]} + ${#app_ui[@]} + ${#paint_my_town_ui[@]} + ${#app[@]}))
 if ((failures)); then
     echo "typecheck-apple: FAILED ($failures problem(s); $checked of $total Apple-only files type-checked)" >&2
     for problem in "${problems[@]}"; do

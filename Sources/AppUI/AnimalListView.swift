@@ -107,7 +107,7 @@
 
     extension AppScenePhase {
         /// The same phase as SwiftUI reports it.
-        init(_ phase: ScenePhase) {
+        public init(_ phase: ScenePhase) {
             switch phase {
             case .active: self = .active
             case .background: self = .background

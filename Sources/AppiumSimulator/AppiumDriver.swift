@@ -129,12 +129,14 @@ public final class AppiumDriver {
         }
         let capabilities = try SessionCapabilities.parse(request)
         let run = ScenarioRun.interactive(
+            app: capabilities.app,
             device: capabilities.device,
             network: capabilities.network,
             serverURL: serverURL,
             localizer: capabilities.localizer
         )
-        let session = Session(id: UUID().uuidString.lowercased(), run: run, time: time.starting())
+        let session = Session(
+            id: UUID().uuidString.lowercased(), bundleID: capabilities.app.bundleIdentifier, run: run, time: time.starting())
         // Held before the first await, so that a second `POST /session` meanwhile is refused.
         self.session = session
         if capabilities.autoLaunch {

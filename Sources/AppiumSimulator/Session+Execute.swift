@@ -43,14 +43,14 @@ extension Session {
             }
             return .object(["latitude": .number(position.latitude), "longitude": .number(position.longitude), "altitude": .null])
         case "mobile: setPermission":
-            _ = try bundle(argument, accepting: [SessionCapabilities.bundleID])
+            _ = try bundle(argument, accepting: [bundleID])
             guard let access = argument["access"]?.object, !access.isEmpty else {
                 throw .invalidArgument("'access' must map services to values, such as {\"location\": \"inuse\"}")
             }
             try await act(.settings(try PermissionSetting.change(access)))
             return .null
         case "mobile: getPermission":
-            _ = try bundle(argument, accepting: [SessionCapabilities.bundleID])
+            _ = try bundle(argument, accepting: [bundleID])
             guard let service = argument["service"]?.string else { throw .invalidArgument("'service' must be a string") }
             return .string(try permission(service))
         case "mobile: swipe":
@@ -122,7 +122,9 @@ extension Session {
         return .null
     }
 
-    private func bundle(_ argument: [String: JSONValue], accepting: [String] = [SessionCapabilities.bundleID, SessionCapabilities.settingsBundleID]) throws(WebDriverError) -> String {
+    /// The `bundleId` argument, one of `accepting` (by default the session's app and Settings).
+    private func bundle(_ argument: [String: JSONValue], accepting given: [String]? = nil) throws(WebDriverError) -> String {
+        let accepting = given ?? [bundleID, SessionCapabilities.settingsBundleID]
         guard let bundle = argument["bundleId"]?.string else { throw .invalidArgument("'bundleId' must be a string") }
         guard accepting.contains(bundle) else {
             throw WebDriverError("unknown error", "The application '\(bundle)' is not installed on the simulated iPhone (it has \(accepting.joined(separator: ", ")))")
@@ -136,11 +138,11 @@ extension Session {
         if bundle == SessionCapabilities.settingsBundleID {
             return run.frontmost == .settings ? 4 : (run.settingsHasRun ? 3 : 1)
         }
-        guard bundle == SessionCapabilities.bundleID else { return 0 }
+        guard bundle == bundleID else { return 0 }
         switch run.appProcess {
         case .notRunning: return 1
         case .background: return 3
-        case .inactive, .active: return run.frontmost == .petSpot ? 4 : 3
+        case .inactive, .active: return run.frontmost == .installedApp ? 4 : 3
         }
     }
 

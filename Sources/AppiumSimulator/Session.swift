@@ -8,6 +8,8 @@ import ScenarioRunner
 @MainActor
 final class Session {
     let id: String
+    /// The bundle identifier of the app the session drives (`appium:bundleId`).
+    let bundleID: String
     let run: ScenarioRun
     let time: SessionTime
     var pump: Task<Void, Never>?
@@ -17,8 +19,9 @@ final class Session {
     private var references: [String: ElementKey] = [:]
     private var referenceOfKey: [ElementKey: String] = [:]
 
-    init(id: String, run: ScenarioRun, time: SessionTime) {
+    init(id: String, bundleID: String, run: ScenarioRun, time: SessionTime) {
         self.id = id
+        self.bundleID = bundleID
         self.run = run
         self.time = time
     }

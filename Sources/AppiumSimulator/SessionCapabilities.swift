@@ -7,10 +7,13 @@ import ScenarioRunner
 ///
 /// Required, as the Appium XCUITest driver takes them: `platformName` iOS, `appium:automationName`
 /// XCUITest and `appium:bundleId` of the app. The phone's permissions come from
-/// `appium:permissions` in that driver's format; what only the simulated iPhone can set (the GPS, a
+/// `appium:permissions` in that driver's format. The simulated iPhone has both apps of the package
+/// installed, PetSpot and Paint My Town; `appium:bundleId` chooses the one the session drives; what only the simulated iPhone can set (the GPS, a
 /// slow fix, Location Services, the network) comes from the vendor capabilities `petspot:device` and
 /// `petspot:network`, objects in the scenario file's format (docs/scenarios.md).
 struct SessionCapabilities: Equatable {
+    /// The app `appium:bundleId` names.
+    var app = Scenario.App.petspot
     var device = Scenario.Device()
     var network = Scenario.Network()
     var localizer = Localizer.english
@@ -18,9 +21,9 @@ struct SessionCapabilities: Equatable {
     /// What the session answers with: what was asked, as Appium echoes it.
     var echoed: [String: JSONValue] = [:]
 
-    /// The app's bundle identifier (`App/project.yml`).
-    static let bundleID = "org.petspot.PetSpot"
     static let settingsBundleID = "com.apple.Preferences"
+    /// The bundle identifiers of the apps installed, as an error message lists them.
+    static let installed = Scenario.App.allCases.map { "'\($0.bundleIdentifier)'" }.joined(separator: " and ")
 
     /// Reads a `POST /session` body: each `firstMatch` entry merged with `alwaysMatch`; the first
     /// that is valid wins (W3C "Processing capabilities").
@@ -54,11 +57,12 @@ struct SessionCapabilities: Equatable {
             throw Self.notCreated("'appium:automationName' must be 'XCUITest' (got \(Self.show(caps["appium:automationName"])))")
         }
         guard let bundle = caps["appium:bundleId"]?.string else {
-            throw Self.notCreated("'appium:bundleId' is required: the simulated iPhone has '\(Self.bundleID)' installed")
+            throw Self.notCreated("'appium:bundleId' is required: the simulated iPhone has \(Self.installed) installed")
         }
-        guard bundle == Self.bundleID else {
-            throw Self.notCreated("the app '\(bundle)' is not installed on the simulated iPhone (it has '\(Self.bundleID)')")
+        guard let app = Scenario.App(bundleIdentifier: bundle) else {
+            throw Self.notCreated("the app '\(bundle)' is not installed on the simulated iPhone (it has \(Self.installed))")
         }
+        self.app = app
         if let value = caps["appium:autoLaunch"] {
             guard let launch = value.bool else { throw Self.notCreated("'appium:autoLaunch' must be true or false") }
             autoLaunch = launch
@@ -88,7 +92,7 @@ struct SessionCapabilities: Equatable {
     /// `appium:permissions`: a JSON string (as the XCUITest driver takes it), bundle id → service → value.
     private mutating func applyPermissions(_ value: JSONValue) throws(WebDriverError) {
         guard let text = value.string else {
-            throw Self.notCreated("'appium:permissions' must be a JSON string such as '{\"\(Self.bundleID)\": {\"location\": \"inuse\"}}'")
+            throw Self.notCreated("'appium:permissions' must be a JSON string such as '{\"\(app.bundleIdentifier)\": {\"location\": \"inuse\"}}'")
         }
         let parsed: JSONValue
         do {
@@ -98,8 +102,8 @@ struct SessionCapabilities: Equatable {
         }
         guard let byBundle = parsed.object else { throw Self.notCreated("'appium:permissions' must map bundle ids to objects") }
         for (bundle, services) in byBundle.sorted(by: { $0.key < $1.key }) {
-            guard bundle == Self.bundleID else {
-                throw Self.notCreated("'appium:permissions' names '\(bundle)', which is not installed (the app is '\(Self.bundleID)')")
+            guard bundle == app.bundleIdentifier else {
+                throw Self.notCreated("'appium:permissions' names '\(bundle)', not the session's app '\(app.bundleIdentifier)'")
             }
             guard let services = services.object else {
                 throw Self.notCreated("'appium:permissions'.\(bundle) must map services to values")

@@ -1,5 +1,6 @@
 import DeviceSimulator
 import Localization
+import PaintMyTownFeature
 import Permissions
 import PetSpotDomain
 import StartupFeature
@@ -93,13 +94,13 @@ extension SystemAlertButton {
 }
 
 extension SystemAlert {
-    /// The alert's title as iOS words it.
-    public var title: String {
+    /// The alert's title as iOS words it, for the app called `app`.
+    public func title(app: String = "PetSpot") -> String {
         switch kind {
-        case .locationWhenInUse: "Allow “PetSpot” to use your location?"
-        case .locationAlwaysUpgrade: "Allow “PetSpot” to also use your location even when you are not using the app?"
-        case .locationTemporaryFullAccuracy: "Allow “PetSpot” to use your precise location once?"
-        case .motionActivity: "“PetSpot” Would Like to Access Your Motion & Fitness Activity"
+        case .locationWhenInUse: "Allow “\(app)” to use your location?"
+        case .locationAlwaysUpgrade: "Allow “\(app)” to also use your location even when you are not using the app?"
+        case .locationTemporaryFullAccuracy: "Allow “\(app)” to use your precise location once?"
+        case .motionActivity: "“\(app)” Would Like to Access Your Motion & Fitness Activity"
         case .healthAccess: "Health Access"
         default: kind.rawValue
         }
@@ -111,22 +112,73 @@ extension SystemAlert {
 enum AccessibilityTree {
     static let appName = "PetSpot"
 
-    /// The app's tree: its screen, with iOS's alert over it. Empty when the app is not in front.
+    /// PetSpot's tree: its screen, with iOS's alert over it. Empty when the app is not in front.
     static func build(app: AppModelView?, alert: SystemAlert?, usageDescription: String) -> AccessibilityElement {
-        var window = AccessibilityElement(.window)
-        if let app {
-            window.children = app.permissionsScreen.map(permissionsSheet) ?? startupScreen(app.startup)
-        }
+        build(
+            appName: appName,
+            screen: app.map { $0.permissionsScreen.map(permissionsSheet) ?? startupScreen($0.startup) },
+            alert: alert,
+            usageDescription: usageDescription
+        )
+    }
+
+    /// Paint My Town's tree: the permissions screen (the onboarding first) or the walk screen.
+    static func build(walkApp: PaintMyTownModel?, alert: SystemAlert?, usageDescription: String) -> AccessibilityElement {
+        build(
+            appName: PaintMyTownL10n.appName,
+            screen: walkApp.map { $0.permissionsScreen.map(permissionsSheet) ?? walkScreen(WalkScreen($0)) },
+            alert: alert,
+            usageDescription: usageDescription
+        )
+    }
+
+    private static func build(
+        appName: String, screen: [AccessibilityElement]?, alert: SystemAlert?, usageDescription: String
+    ) -> AccessibilityElement {
+        let window = AccessibilityElement(.window, children: screen ?? [])
         var root = AccessibilityElement(.application, label: appName, children: [window])
         if let alert {
+            let title = alert.title(app: appName)
             let buttons = alert.buttons.map { AccessibilityElement(.button, label: $0.label, tap: .alertButton($0.label)) }
             root.children.append(AccessibilityElement(
                 .alert,
-                label: alert.title,
-                children: [.text(alert.title), .text(usageDescription)] + buttons
+                label: title,
+                children: [.text(title), .text(usageDescription)] + buttons
             ))
         }
         return root
+    }
+
+    private typealias WalkID = WalkAccessibilityIdentifiers
+
+    /// Paint My Town's walk screen (`WalkView`).
+    private static func walkScreen(_ screen: WalkScreen) -> [AccessibilityElement] {
+        var elements: [AccessibilityElement] = [
+            AccessibilityElement(.navigationBar, label: screen.title, children: [
+                AccessibilityElement(.button, identifier: WalkID.permissions, label: screen.permissionsButton,
+                                     tap: .step(.openPermissions)),
+            ]),
+            .text(screen.status, identifier: WalkID.status),
+        ]
+        if let distance = screen.distance { elements.append(.text(distance, identifier: WalkID.distance)) }
+        if let steps = screen.steps { elements.append(.text(steps, identifier: WalkID.steps)) }
+        if let notice = screen.notice { elements.append(.text(notice, identifier: WalkID.notice)) }
+        if let last = screen.lastWalk { elements.append(.text(last, identifier: WalkID.lastWalk)) }
+        if let health = screen.health { elements.append(.text(health, identifier: WalkID.health)) }
+        for control in screen.controls {
+            let action: Scenario.Action =
+                switch control {
+                case .start: .startWalk
+                case .pause: .pauseWalk
+                case .resume: .resumeWalk
+                case .end: .endWalk
+                }
+            elements.append(AccessibilityElement(
+                .button, identifier: WalkID.control(control), label: screen.controlTitles[control] ?? control.rawValue,
+                tap: .step(action)
+            ))
+        }
+        return elements
     }
 
     private typealias ListID = AccessibilityIdentifiers.AnimalList

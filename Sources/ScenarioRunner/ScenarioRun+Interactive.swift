@@ -1,23 +1,26 @@
 import AppFeature
 import AsyncSupport
+import DeviceInterfaces
 import DeviceSimulator
 import Foundation
 import Localization
+import PaintMyTownFeature
 import Permissions
 import PetSpotDomain
 
 /// A run driven one action at a time, as a person (or an Appium client) uses the phone, instead of by
 /// a scenario file's steps. `petspot appium` drives one on the wall clock.
 extension ScenarioRun {
-    /// A phone set up as `device` says, with the app not yet launched.
+    /// A phone set up as `device` says, with `app` installed and not yet launched.
     public static func interactive(
+        app: Scenario.App = .petspot,
         device: Scenario.Device,
         network: Scenario.Network,
         serverURL: URL,
         localizer: Localizer
     ) -> ScenarioRun {
         ScenarioRun(
-            scenario: Scenario(name: "interactive", device: device, network: network, steps: []),
+            scenario: Scenario(name: "interactive", app: app, device: device, network: network, steps: []),
             serverURL: serverURL,
             localizer: localizer
         )
@@ -54,7 +57,7 @@ extension ScenarioRun {
         case .alertButton(let label)?:
             try await answerSystemAlert(label: label)
         case .closeDetail?:
-            app?.permissionsScreen?.closeDetail()
+            (app?.permissionsScreen ?? walkApp?.permissionsScreen)?.closeDetail()
             await settle()
         }
     }
@@ -82,6 +85,8 @@ extension ScenarioRun {
         guard let launched = lines.lastIndex(where: { $0.source == .device && $0.event == "appLaunched" }) else {
             return "the app to launch"
         }
+        // Paint My Town asks for nothing and loads nothing at launch: its first screen is up at once.
+        if installedApp == .paintmytown { return nil }
         let app = Set(lines[launched...].lazy.filter { $0.source == .app }.map(\.event))
         if !app.contains("permissionChecked") {
             return "the app to read its location permission"
@@ -109,6 +114,10 @@ extension ScenarioRun {
     /// not in front.
     public var screen: AccessibilityElement {
         let inFront = device.scenePhase == .active || device.scenePhase == .inactive
+        if installedApp == .paintmytown {
+            return AccessibilityTree.build(
+                walkApp: inFront ? walkApp : nil, alert: device.systemAlert, usageDescription: Self.usageDescription)
+        }
         let view = inFront ? app.map { AppModelView(startup: $0.startup, permissionsScreen: $0.permissionsScreen) } : nil
         return AccessibilityTree.build(app: view, alert: device.systemAlert, usageDescription: Self.usageDescription)
     }
@@ -116,11 +125,11 @@ extension ScenarioRun {
     /// The usage description every key of the simulated Info.plist holds.
     static let usageDescription = "Why PetSpot asks."
 
-    /// The app in front: PetSpot, Settings, or the Home Screen.
+    /// The app in front: the installed app (PetSpot or Paint My Town), Settings, or the Home Screen.
     public var frontmost: FrontApp {
         if settingsInFront { return .settings }
         switch device.scenePhase {
-        case .active, .inactive: return .petSpot
+        case .active, .inactive: return .installedApp
         case .background, .notRunning: return .home
         }
     }
@@ -156,5 +165,23 @@ extension ScenarioRun {
 
 /// The app in front of the person.
 public enum FrontApp: Sendable, Equatable {
-    case petSpot, settings, home
+    /// The app the phone has installed: PetSpot or Paint My Town.
+    case installedApp
+    case settings, home
+}
+
+extension Scenario.App {
+    /// The app's bundle identifier, as its manifest (and `App/project.yml`) gives it.
+    public var bundleIdentifier: String {
+        switch self {
+        case .petspot: AppManifest.petSpot.bundleIdentifier
+        case .paintmytown: AppManifest.paintMyTown.bundleIdentifier
+        }
+    }
+
+    /// The app whose bundle identifier is `bundleIdentifier`, if it is one of the two.
+    public init?(bundleIdentifier: String) {
+        guard let app = Self.allCases.first(where: { $0.bundleIdentifier == bundleIdentifier }) else { return nil }
+        self = app
+    }
 }

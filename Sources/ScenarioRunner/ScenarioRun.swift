@@ -34,6 +34,8 @@ public final class ScenarioRun {
     public static let tail: Duration = .seconds(60)
 
     private let scenario: Scenario
+    /// The app the phone has installed (`scenario.app`).
+    var installedApp: Scenario.App { scenario.app }
     private let clock = VirtualClock()
     let device: SimulatedDevice
     private let network: SimulatedNetwork
@@ -545,6 +547,7 @@ extension ScenarioRun {
 
     /// The app's process is gone: nothing of it runs or logs any more.
     private func endApp() {
+        pendingBackgroundLaunch = nil
         viewModel?.onEvent = nil
         viewModel?.onOpenAppSettings = nil
         app?.onEvent = nil

@@ -3,6 +3,8 @@ import AsyncSupport
 import Foundation
 import PetServer
 import Logging
+import PaintMyTownFeature
+import Permissions
 import ScenarioRunner
 import StartupFeature
 import Testing
@@ -279,6 +281,82 @@ struct AppiumDriverTests {
             #expect(await state(Self.bundle) == .number(4))
             let summary = await text(driver, id, AccessibilityIdentifiers.AnimalList.summary, clock: clock) { $0.hasSuffix("near you") }
             #expect(summary?.hasSuffix("near you") == true, "\(String(describing: summary))")
+        }
+    }
+
+    // MARK: Paint My Town
+
+    static let paintMyTown = "org.petspot.PaintMyTown"
+
+    /// A Paint My Town session: While Using, Motion and Health allowed, a walk 1 km due north.
+    private func paintMyTownSession(_ driver: AppiumDriver) async throws -> String {
+        let permissions = "{\"\(Self.paintMyTown)\": {\"location\": \"inuse\", \"motion\": \"yes\", \"health\": \"yes\"}}"
+        let path: JSONValue = .array([.array([.number(52.2297), .number(21.0122)]), .array([.number(52.2387), .number(21.0122)])])
+        let reply = await send(driver, "POST", "/session", capabilities([
+            "appium:bundleId": .string(Self.paintMyTown), "appium:permissions": .string(permissions),
+            "petspot:device": .object(["walk": .object(["path": path])]),
+        ]))
+        try #require(reply.status == 200, "\(reply.body)")
+        return try #require(reply.body["value"]?["sessionId"]?.string)
+    }
+
+    private func tap(_ driver: AppiumDriver, _ session: String, _ id: String) async throws {
+        let element = try elementID(await find(driver, session, id))
+        let reply = await send(driver, "POST", "/session/\(session)/element/\(element)/click")
+        #expect(reply.status == 200, "\(id): \(reply.body)")
+    }
+
+    @Test func givenPaintMyTown_whenOnboardedAndAWalkIsStartedAndEnded_thenTheWalkScreenSaysWhatBecameOfIt() async throws {
+        try await withDriver { driver, clock in
+            let id = try await paintMyTownSession(driver)
+            let source = await send(driver, "GET", "/session/\(id)/source").body["value"]?.string ?? ""
+            #expect(source.contains("label=\"Paint My Town\""))
+            #expect(source.contains("name=\"\(PermissionsAccessibilityIdentifiers.done)\""), "the onboarding is not first")
+            try await tap(driver, id, PermissionsAccessibilityIdentifiers.done)
+            try await tap(driver, id, WalkAccessibilityIdentifiers.control(.start))
+            let status = await text(driver, id, WalkAccessibilityIdentifiers.status, clock: clock) { $0 == "Recording your walk" }
+            #expect(status == "Recording your walk")
+            // "Distance: 0.03 km": the number, once the person has walked a few fixes' worth.
+            func kilometres(_ text: String) -> Double { Double(text.split(separator: " ").dropFirst().first ?? "") ?? 0 }
+            let distance = await text(driver, id, WalkAccessibilityIdentifiers.distance, clock: clock) { kilometres($0) >= 0.02 }
+            #expect(distance.map(kilometres) ?? 0 >= 0.02, "\(String(describing: distance))")
+            #expect(await find(driver, id, WalkAccessibilityIdentifiers.control(.start)).status == 404)
+            try await tap(driver, id, WalkAccessibilityIdentifiers.control(.end))
+            let health = await text(driver, id, WalkAccessibilityIdentifiers.health, clock: clock) { $0 != "Saving to Health…" }
+            #expect(health == "Saved to Health.")
+            let last = await text(driver, id, WalkAccessibilityIdentifiers.lastWalk, clock: clock) { !$0.isEmpty }
+            #expect(last?.hasPrefix("Last walk: 0.0") == true, "\(String(describing: last))")
+            let state = await send(driver, "POST", "/session/\(id)/execute/sync", .object([
+                "script": .string("mobile: queryAppState"), "args": .array([.object(["bundleId": .string(Self.paintMyTown)])]),
+            ]))
+            #expect(state.body["value"] == .number(4))
+        }
+    }
+
+    @Test func givenPaintMyTownAndLocationDenied_whenStartTapped_thenTheScreenSaysWhyAndNothingIsRecorded() async throws {
+        try await withDriver { driver, clock in
+            let permissions = "{\"\(Self.paintMyTown)\": {\"location\": \"never\"}}"
+            let reply = await send(driver, "POST", "/session", capabilities([
+                "appium:bundleId": .string(Self.paintMyTown), "appium:permissions": .string(permissions),
+            ]))
+            let id = try #require(reply.body["value"]?["sessionId"]?.string, "\(reply.body)")
+            try await tap(driver, id, PermissionsAccessibilityIdentifiers.done)
+            try await tap(driver, id, WalkAccessibilityIdentifiers.control(.start))
+            let notice = await text(driver, id, WalkAccessibilityIdentifiers.notice, clock: clock) { !$0.isEmpty }
+            #expect(notice?.hasPrefix("Location is not allowed") == true, "\(String(describing: notice))")
+            #expect(await find(driver, id, WalkAccessibilityIdentifiers.distance).status == 404)
+        }
+    }
+
+    @Test func givenAPaintMyTownSession_whenPermissionsNamePetSpot_thenSessionNotCreatedNamesBoth() async throws {
+        try await withDriver { driver, _ in
+            let permissions = "{\"\(Self.bundle)\": {\"location\": \"inuse\"}}"
+            let reply = await send(driver, "POST", "/session", capabilities([
+                "appium:bundleId": .string(Self.paintMyTown), "appium:permissions": .string(permissions),
+            ]))
+            #expect(error(reply) == "session not created")
+            let message = reply.body["value"]?["message"]?.string ?? ""
+            #expect(message.contains(Self.bundle) && message.contains(Self.paintMyTown), "\(message)")
         }
     }
 

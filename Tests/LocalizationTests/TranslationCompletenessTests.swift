@@ -19,11 +19,11 @@ import Testing
     /// Texts that are rightly the same as English in one language, by key (a plural form as
     /// `key.category`), with why.
     static let sameAsEnglish: [AppLanguage: Set<String>] = [
-        // French spells the unit "mile(s)" as English does.
-        .french: ["distance_spelled_out_mi.one", "distance_spelled_out_mi.other"],
         // The Health app keeps its English name in German iOS ("Health"), and Apple's German pages
-        // call the service "Apple Health".
-        .german: ["permission_health_title"],
+        // call the service "Apple Health". "Start" and "Pause" are German words for the walk's buttons.
+        .german: ["permission_health_title", "walk_start", "walk_pause"],
+        // French spells the unit "mile(s)" as English does, and "Pause" is French too.
+        .french: ["distance_spelled_out_mi.one", "distance_spelled_out_mi.other", "walk_pause"],
     ]
 
     /// Whole English words that never belong in another language's text.

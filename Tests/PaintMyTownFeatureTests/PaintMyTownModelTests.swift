@@ -113,4 +113,76 @@ import WalkFeature
         #expect(walkLocation.activities.count == 1)
         #expect(app.walk.state.phase == .recording)
     }
+
+    // MARK: iOS ends the app mid-walk (rule 35)
+
+    @Test func givenAWalkUnderWay_whenTheAppLeavesTheForegroundAndANewProcessLaunches_thenTheWalkGoesOn() async {
+        storage.onboardingCompleted = true
+        let (first, _) = app(location: .authorizedWhenInUse)
+        first.launch()
+        first.startWalk()
+        walkLocation.send(Self.fix(0, after: 1))
+        #expect(await waitUntilObserved { first.walk.state.segments.joined().count == 1 })
+        first.scenePhaseChanged(to: .background)
+        #expect(storage.walkInProgress?.route.joined().count == 1)
+        let (second, log) = app(location: .authorizedWhenInUse)
+        second.launch()
+        #expect(log.events.contains(.walk(.walk(.walkRestored(paused: false)))))
+        #expect(second.walk.state.phase == .recording)
+        #expect(second.permissionsScreen == nil)
+    }
+
+    // MARK: The walk screen (what the SwiftUI view and the simulated iPhone's tree show)
+
+    /// A fix `north` metres north of (52.23, 21.01), `seconds` from now (the app's clock is the real one).
+    static func fix(_ north: Double, after seconds: Double) -> UserLocation {
+        // Coordinates in range: this cannot fail.
+        (try? UserLocation(latitude: 52.23 + north / 111_195.0, longitude: 21.01, horizontalAccuracy: 5, timestamp: Date().addingTimeInterval(seconds)))!
+    }
+
+    @Test func givenLocationDenied_whenStartIsTapped_thenTheWalkScreenSaysWhyAndStillOffersStart() {
+        storage.onboardingCompleted = true
+        let (app, _) = app(location: .denied)
+        app.launch()
+        app.startWalk()
+        let screen = WalkScreen(app)
+        #expect(screen.notice?.hasPrefix("Location is not allowed") == true)
+        #expect(screen.controls == [.start])
+        #expect(screen.distance == nil && screen.steps == nil && screen.lastWalk == nil)
+    }
+
+    @Test func givenAWalkWithoutMotion_whenShown_thenItSaysPausingIsByHandAndShowsNoSteps() {
+        storage.onboardingCompleted = true
+        let (app, _) = app(location: .authorizedWhenInUse, motion: .denied)
+        app.launch()
+        app.startWalk()
+        var screen = WalkScreen(app)
+        #expect(screen.status == "Recording your walk")
+        #expect(screen.controls == [.pause, .end])
+        #expect(screen.distance == "Distance: 0.00 km")
+        #expect(screen.steps == nil)
+        #expect(screen.notice?.hasPrefix("Without Motion & Fitness") == true)
+        app.pauseWalk()
+        screen = WalkScreen(app)
+        #expect(screen.status == "Paused")
+        #expect(screen.controls == [.resume, .end])
+    }
+
+    @Test func givenAnEndedWalk_whenHealthHasAnswered_thenTheScreenShowsItsNumbersAndWhatHealthDid() async {
+        storage.onboardingCompleted = true
+        let (app, _) = app(location: .authorizedWhenInUse)
+        app.launch()
+        app.startWalk()
+        #expect(WalkScreen(app).steps == "Steps: 0")
+        walkLocation.send(Self.fix(0, after: 1))
+        walkLocation.send(Self.fix(150, after: 100))
+        #expect(await waitUntilObserved { app.walk.state.distanceMetres > 149 })
+        app.endWalk()
+        await app.walk.waitUntilIdle()
+        let screen = WalkScreen(app)
+        #expect(screen.controls == [.start])
+        #expect(screen.lastWalk?.hasPrefix("Last walk: 0.15 km.") == true, "\(String(describing: screen.lastWalk))")
+        #expect(screen.health == "Saved to Health.")
+        #expect(screen.distance == nil)
+    }
 }

@@ -4,5 +4,6 @@ through the XCUITest driver's `mobile: alert`), so the steps never depend on lay
 from .permissions_screen import PermissionsScreen
 from .startup_screen import StartupScreen
 from .system_alert import SystemAlert
+from .walk_screen import WalkScreen
 
-__all__ = ["PermissionsScreen", "StartupScreen", "SystemAlert"]
+__all__ = ["PermissionsScreen", "StartupScreen", "SystemAlert", "WalkScreen"]

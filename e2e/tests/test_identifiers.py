@@ -1,21 +1,23 @@
 """The screen objects and the SwiftUI views cannot drift apart: every accessibility id a screen object
-finds must be an identifier constant of the app (StartupFeature's `AccessibilityIdentifiers`,
-Permissions' `PermissionsAccessibilityIdentifiers`), and that constant must be set by a view in
-Sources/AppUI. Reads the Swift sources only; needs no server."""
+finds must be an identifier constant of the apps (StartupFeature's `AccessibilityIdentifiers`,
+Permissions' `PermissionsAccessibilityIdentifiers`, PaintMyTownFeature's `WalkAccessibilityIdentifiers`),
+and that constant must be set by a view in Sources/AppUI or Sources/PaintMyTownUI. Reads the Swift
+sources only; needs no server."""
 
 import re
 from pathlib import Path
 
 import pytest
 
-from screens import PermissionsScreen, StartupScreen
+from screens import PermissionsScreen, StartupScreen, WalkScreen
 
 ROOT = Path(__file__).resolve().parents[2]
 CONSTANT_FILES = [
     ROOT / "Sources/StartupFeature/AccessibilityIdentifiers.swift",
     ROOT / "Sources/Permissions/PermissionsAccessibilityIdentifiers.swift",
+    ROOT / "Sources/PaintMyTownFeature/WalkAccessibilityIdentifiers.swift",
 ]
-VIEWS = ROOT / "Sources/AppUI"
+VIEWS = [ROOT / "Sources/AppUI", ROOT / "Sources/PaintMyTownUI"]
 
 DECLARATION = re.compile(r'(?:enum (\w+)|static (?:let (\w+) = |func (\w+)\([^)]*\) -> String \{ )"([^"]*)"(?: \})?)|(\})')
 COMMENT = re.compile(r"//[^\n]*")
@@ -50,11 +52,11 @@ def test_given_the_identifier_files_when_read_then_every_kind_of_constant_is_fou
     assert "PermissionsAccessibilityIdentifiers.Detail.done" in names
 
 
-@pytest.mark.parametrize("identifier", StartupScreen.IDENTIFIERS + PermissionsScreen.IDENTIFIERS)
+@pytest.mark.parametrize("identifier", StartupScreen.IDENTIFIERS + PermissionsScreen.IDENTIFIERS + WalkScreen.IDENTIFIERS)
 def test_given_a_screen_object_id_when_checked_then_a_view_sets_its_constant(identifier):
     matching = [(name, is_function) for name, pattern, is_function in constants() if pattern.match(identifier)]
     assert matching, f"'{identifier}' is no identifier constant of the app"
-    views = "\n".join(path.read_text() for path in sorted(VIEWS.glob("*.swift")))
+    views = "\n".join(path.read_text() for folder in VIEWS for path in sorted(folder.glob("*.swift")))
     for name, is_function in matching:
         used = name + ("(" if is_function else "")
-        assert used in views, f"'{identifier}' is {name}, which no view in Sources/AppUI sets"
+        assert used in views, f"'{identifier}' is {name}, which no view in Sources/AppUI or Sources/PaintMyTownUI sets"
