@@ -231,7 +231,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ScenarioRunnerTests",
-            dependencies: ["ScenarioRunner", "AsyncSupport", "DeviceInterfaces", "PetSpotDomain", "PetAPI", "StartupFeature", "Localization"],
+            dependencies: ["ScenarioRunner", "AsyncSupport", "DeviceInterfaces", "PetSpotDomain", "PetAPI", "StartupFeature", "Localization", "WalkFeature"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

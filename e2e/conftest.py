@@ -66,6 +66,8 @@ class Phone:
     def __init__(self):
         # The app under test: PetSpot unless a Given step installs Paint My Town.
         self.bundle_id = BUNDLE_ID
+        # The walk's distance (km) and the seconds away, as the person leaves Paint My Town.
+        self.walk_before = None
         self.permissions = {}
         self.device = {}
         self.network = {}

@@ -387,7 +387,28 @@ def ends_walk(phone):
 
 @when(parsers.parse("user leaves Paint My Town for {seconds:d} seconds"))
 def leaves_paint_my_town(phone, seconds):
+    phone.walk_before = (phone.walk.kilometres(phone.walk.text(phone.walk.DISTANCE) or ""), seconds)
     phone.driver.execute_script("mobile: backgroundApp", {"seconds": seconds})
+
+
+@then("the walk counts what was walked while the person was away")
+def counts_while_away(phone):
+    """The stretch walked while away is in the walk's distance as the app comes back (at 1.4 m/s,
+    all but the last fix's 5 m of it). On this straight route that holds whether the fixes came in
+    the background (rule 32) or the first one on the return spans the stretch; that they came in the
+    background is shown by the simulated iPhone's own tests and `Scenarios/walk-4-leaves-the-app.json`,
+    whose route turns a corner. The fixes may still be on their way to the walk as the app comes
+    back, so this waits — 3 s at most, in which walking in the app adds 4 m."""
+    before, seconds = phone.walk_before
+    expected = (seconds * 1.4 - 5) / 1000
+    walk = phone.walk
+    # The screen shows hundredths of its unit (a mile here, en_GB): two are allowed for rounding.
+    walk.wait_for_text(
+        walk.DISTANCE,
+        lambda text: walk.kilometres(text) - before >= expected - 0.02 * 1.609344,
+        f"the walk did not count what was walked while away ({before} km before leaving)",
+        timeout=3.0,
+    )
 
 
 @then("the walk is recording and pauses itself")

@@ -1,5 +1,6 @@
 import DeviceInterfaces
 import Foundation
+import HealthKit
 import PaintMyTownFeature
 import PaintMyTownUI
 import Permissions
@@ -24,6 +25,8 @@ struct PaintMyTownApp: App {
     init() {
         app = PaintMyTownModel(.live(bundle: .main))
         app.launch()
+        // Launched into the background, the app gets no scene and so no scene phase: it is told here.
+        if UIApplication.shared.applicationState == .background { app.scenePhaseChanged(to: .background) }
     }
 
     var body: some Scene {
@@ -39,14 +42,16 @@ extension PaintMyTownDependencies {
     static func live(bundle: Bundle) -> PaintMyTownDependencies {
         let sessions: (any LocationServiceSessions)? =
             if #available(iOS 18, *) { CoreLocationServiceSessions() } else { nil }
+        // One store for the app, as HealthKit's documentation asks.
+        let health = HKHealthStore()
         return PaintMyTownDependencies(
             locationManager: CoreLocationManager(),
             locationSessions: sessions,
             motion: CoreMotionAuthorizer(),
-            health: HealthKitAuthorizer(),
+            health: HealthKitAuthorizer(store: health),
             walkLocation: CoreLocationWalkTracking(),
             walkMotion: CoreMotionWalkTracking(),
-            workouts: HealthKitWorkoutSaver(),
+            workouts: HealthKitWorkoutSaver(store: health),
             storage: UserDefaultsWalkStorage(),
             settingsOpener: SettingsOpener {
                 guard let url = URL(string: UIApplication.openSettingsURLString) else { return }

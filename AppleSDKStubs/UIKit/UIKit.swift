@@ -22,6 +22,16 @@ open class UIApplication: UIResponder {
     // https://developer.apple.com/documentation/uikit/uiapplication/shared
     open class var shared: UIApplication { fatalError() }
 
+    // https://developer.apple.com/documentation/uikit/uiapplication/state
+    public enum State: Int, Sendable {
+        case active = 0
+        case inactive = 1
+        case background = 2
+    }
+
+    // https://developer.apple.com/documentation/uikit/uiapplication/applicationstate
+    open var applicationState: UIApplication.State { fatalError() }
+
     // https://developer.apple.com/documentation/uikit/uiapplication/opensettingsurlstring
     nonisolated public static let openSettingsURLString: String = "app-settings:"
 

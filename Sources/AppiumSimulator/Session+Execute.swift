@@ -126,6 +126,12 @@ extension Session {
     private func bundle(_ argument: [String: JSONValue], accepting given: [String]? = nil) throws(WebDriverError) -> String {
         let accepting = given ?? [bundleID, SessionCapabilities.settingsBundleID]
         guard let bundle = argument["bundleId"]?.string else { throw .invalidArgument("'bundleId' must be a string") }
+        if !accepting.contains(bundle), Scenario.App(bundleIdentifier: bundle) != nil {
+            throw WebDriverError(
+                "unknown error",
+                "this session drives '\(bundleID)'; '\(bundle)' is installed too, but a session drives one app: start one with appium:bundleId '\(bundle)'"
+            )
+        }
         guard accepting.contains(bundle) else {
             throw WebDriverError("unknown error", "The application '\(bundle)' is not installed on the simulated iPhone (it has \(accepting.joined(separator: ", ")))")
         }
@@ -138,7 +144,8 @@ extension Session {
         if bundle == SessionCapabilities.settingsBundleID {
             return run.frontmost == .settings ? 4 : (run.settingsHasRun ? 3 : 1)
         }
-        guard bundle == bundleID else { return 0 }
+        // The other app of the package is installed, and never runs in this session.
+        guard bundle == bundleID else { return Scenario.App(bundleIdentifier: bundle) == nil ? 0 : 1 }
         switch run.appProcess {
         case .notRunning: return 1
         case .background: return 3

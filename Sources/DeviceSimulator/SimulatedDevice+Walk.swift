@@ -294,6 +294,12 @@ final class WalkSubsystem: DeviceSubsystem {
         reclaimed = false
         relaunchedAt = nil
     }
+
+    /// The person opens the process iOS launched: from now on it is theirs, and suspended again without
+    /// a session once they leave it (rule 32).
+    func appWillEnterForeground() {
+        relaunchedAt = nil
+    }
 }
 
 /// The app's `CLBackgroundActivitySession` and `CLLocationUpdate.liveUpdates(.fitness)` on the

@@ -1,5 +1,6 @@
 import Foundation
 import Localization
+import Permissions
 import WalkFeature
 
 /// Paint My Town's texts: `Localizable.strings` of this module, in every ``AppLanguage``.
@@ -58,7 +59,8 @@ public struct WalkScreen: Equatable, Sendable {
         }
         distance = walk.isUnderWay ? text("walk_distance", kilometres(walk.distanceMetres)) : nil
         steps = walk.isUnderWay ? walk.steps.map { text("walk_steps", localizer.number($0)) } : nil
-        if app.walkRefusal == .locationNotAuthorized {
+        // Only while location is still not allowed: allowed since, Start works again.
+        if app.walkRefusal == .locationNotAuthorized, app.permissions.state(for: .location) != .authorized {
             notice = text("walk_notice_location")
         } else if walk.isUnderWay, !walk.autoPause {
             notice = text("walk_notice_no_motion")

@@ -116,7 +116,8 @@ extension ScenarioRun {
         let inFront = device.scenePhase == .active || device.scenePhase == .inactive
         if installedApp == .paintmytown {
             return AccessibilityTree.build(
-                walkApp: inFront ? walkApp : nil, alert: device.systemAlert, usageDescription: Self.usageDescription)
+                walkApp: inFront ? walkApp : nil, alert: device.systemAlert,
+                usageDescription: Self.usageDescription.replacingOccurrences(of: "PetSpot", with: PaintMyTownL10n.appName))
         }
         let view = inFront ? app.map { AppModelView(startup: $0.startup, permissionsScreen: $0.permissionsScreen) } : nil
         return AccessibilityTree.build(app: view, alert: device.systemAlert, usageDescription: Self.usageDescription)

@@ -28,6 +28,17 @@ public final class ScenarioRun {
         public var lines: [LogLine]
         /// The step that could not happen, if the run stopped early.
         public var failure: ScenarioRunError?
+        /// Paint My Town: every walk the app kept, its route included, when the run ended.
+        public var walks: [StoredWalk] = []
+        /// The phone's date at the run's start: a route point's time is this plus its log time.
+        public var epoch = Date(timeIntervalSince1970: 0)
+
+        public init(lines: [LogLine], failure: ScenarioRunError? = nil, walks: [StoredWalk] = [], epoch: Date = Date(timeIntervalSince1970: 0)) {
+            self.lines = lines
+            self.failure = failure
+            self.walks = walks
+            self.epoch = epoch
+        }
     }
 
     /// How long the run goes on after the last step while anything is pending.
@@ -91,7 +102,7 @@ public final class ScenarioRun {
     public static func run(_ scenario: Scenario, serverURL: URL) async -> Outcome {
         let run = ScenarioRun(scenario: scenario, serverURL: serverURL)
         let failure = await run.play()
-        return Outcome(lines: run.lines, failure: failure)
+        return Outcome(lines: run.lines, failure: failure, walks: run.walkStorage.walks, epoch: run.device.configuration.epoch)
     }
 
     private func play() async -> ScenarioRunError? {

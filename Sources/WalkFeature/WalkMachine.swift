@@ -213,7 +213,8 @@ public enum WalkMachine {
                 state.endedAt = lastSeen
                 state.phaseSince = lastSeen
                 let summary = WalkSummary(state)
-                return Step(effects: [.finish(summary)], log: [.walkEnded(summary)])
+                // Stopped too, so that iOS no longer relaunches the app for this walk.
+                return Step(effects: [.stopLocationUpdates, .finish(summary)], log: [.walkEnded(summary)])
             }
             // What was walked while no process recorded is not known: a new segment begins here, and
             // only what is recorded from now counts (as after a pause).

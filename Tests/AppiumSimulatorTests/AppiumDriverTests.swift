@@ -330,6 +330,15 @@ struct AppiumDriverTests {
                 "script": .string("mobile: queryAppState"), "args": .array([.object(["bundleId": .string(Self.paintMyTown)])]),
             ]))
             #expect(state.body["value"] == .number(4))
+            // PetSpot is installed too; this session never runs it.
+            let other = await send(driver, "POST", "/session/\(id)/execute/sync", .object([
+                "script": .string("mobile: queryAppState"), "args": .array([.object(["bundleId": .string(Self.bundle)])]),
+            ]))
+            #expect(other.body["value"] == .number(1))
+            let launch = await send(driver, "POST", "/session/\(id)/execute/sync", .object([
+                "script": .string("mobile: launchApp"), "args": .array([.object(["bundleId": .string(Self.bundle)])]),
+            ]))
+            #expect(launch.body["value"]?["message"]?.string?.contains("this session drives '\(Self.paintMyTown)'") == true)
         }
     }
 

@@ -129,6 +129,19 @@ import Testing
         _ = updates
     }
 
+    @Test func rule35_givenARelaunchedProcessThePersonOpened_whenTheyLeaveIt_thenItIsSuspendedWithoutASession() async throws {
+        let (harness, launches) = try await endedMidWalk(.authorizedAlways)
+        try await advanceUntilLaunched(harness, launches)
+        let updates = harness.device.walkLocation.walkUpdates()
+        try harness.device.foreground()
+        await harness.advance(by: .seconds(2))
+        try harness.device.background()
+        let before = fixes(harness)
+        await harness.advance(by: .seconds(10))
+        #expect(fixes(harness) == before)
+        _ = updates
+    }
+
     @Test func rule35_givenWhileUsing_whenIOSEndsTheAppAndThePersonWalksFar_thenItIsNeverLaunched() async throws {
         let (harness, launches) = try await endedMidWalk(.authorizedWhenInUse)
         await harness.advance(by: .seconds(900))

@@ -24,6 +24,8 @@ import Testing
         .german: ["permission_health_title", "walk_start", "walk_pause"],
         // French spells the unit "mile(s)" as English does, and "Pause" is French too.
         .french: ["distance_spelled_out_mi.one", "distance_spelled_out_mi.other", "walk_pause"],
+        // Polish buttons say "Start", as the storyboard's Polish does.
+        .polish: ["walk_start"],
     ]
 
     /// Whole English words that never belong in another language's text.

@@ -81,14 +81,15 @@ import WalkFeature
         let kept = WalkInProgress(state)
         state = WalkMachine.State()
         let step = send(.restore(kept, at: Self.at(30 + WalkMachine.longestGap + 1)))
-        guard case .walkEnded(let summary)? = step.log.first, case .finish? = step.effects.first else {
+        guard case .walkEnded(let summary)? = step.log.first, case .finish? = step.effects.last else {
             Issue.record("the walk did not end: \(step)")
             return
         }
         #expect(summary.endedAt == Self.at(30))
         #expect(abs(summary.distanceMetres - 40) < 0.1)
         #expect(!state.isUnderWay)
-        #expect(step.effects.count == 1)
+        #expect(step.effects.first == .stopLocationUpdates)
+        #expect(step.effects.count == 2)
     }
 
     @Test mutating func givenAPausedWalkKept_whenRestored_thenItIsStillPausedByThePerson() {

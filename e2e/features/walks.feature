@@ -1,7 +1,7 @@
 # A walk in Paint My Town on the simulated iPhone, which walks the person along a route (1 km due
 # north) once they tap Start: the route and its distance, auto-pause and steps with Motion, the walk
 # saved to Health, the town painted.
-@ios @paintmytown @simulated
+@ios @paintmytown @walks @simulated
 Feature: A walk
 
   Scenario: A whole walk with every permission
@@ -44,6 +44,7 @@ Feature: A walk
     When Paint My Town opens on its onboarding
     And user finishes the onboarding
     And user starts a walk
-    And user leaves Paint My Town for 5 seconds
-    Then the walk is recording and pauses itself
-    And the walk counts distance and steps
+    Then the walk counts distance and steps
+    When user leaves Paint My Town for 45 seconds
+    Then the walk counts what was walked while the person was away
+    And the walk is recording and pauses itself

@@ -36,8 +36,9 @@ class WalkScreen(Screen):
     def tap_control(self, control):
         self.tap(self.control_id(control))
 
-    def wait_for_text(self, identifier, accept, what):
-        """Waits until the element's text satisfies `accept`; fails saying what it showed last."""
+    def wait_for_text(self, identifier, accept, what, timeout=None):
+        """Waits until the element's text satisfies `accept` (the deadline fixed as the wait begins);
+        fails saying what it showed last."""
         seen = []
 
         def accepted():
@@ -45,10 +46,16 @@ class WalkScreen(Screen):
             return seen[-1] is not None and accept(seen[-1])
 
         try:
-            self.wait(accepted, what)
+            self.wait(accepted, what, timeout)
         except TimeoutException:
             raise AssertionError(f"{what}: '{identifier}' shows {seen[-1:]}") from None
         return seen[-1]
+
+    @staticmethod
+    def kilometres(text):
+        """A distance such as "Distance: 0.03 km" or "Distance: 0.02 mi" (the locale's unit), in km."""
+        value = WalkScreen.number(text) or 0
+        return value * 1.609344 if text.rstrip().endswith("mi") else value
 
     @staticmethod
     def number(text):
