@@ -51,7 +51,7 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     ],
     targets: [
-        // MARK: Logic (builds and is tested everywhere)
+        // MARK: App core: the logic both apps share; builds and is tested everywhere
         .target(name: "PetSpotDomain", swiftSettings: swiftSettings),
         // The one exactly-once, cancellation-releasing waiter, `Deadline` and `VirtualClock`.
         .target(name: "AsyncSupport", swiftSettings: swiftSettings),
@@ -76,6 +76,8 @@ let package = Package(
             resources: [.process("Resources")],
             swiftSettings: swiftSettings
         ),
+
+        // MARK: PetSpot: the listing's startup flow, the app-wide state, the API's types and client
         .target(
             name: "StartupFeature",
             dependencies: ["PetSpotDomain", "DeviceInterfaces", "Localization", "AsyncSupport"],
@@ -87,6 +89,9 @@ let package = Package(
             dependencies: ["StartupFeature", "Permissions", "LocationBridge", "DeviceInterfaces", "PetSpotDomain", "Localization", "AsyncSupport", logging],
             swiftSettings: swiftSettings
         ),
+        .target(name: "PetAPI", dependencies: ["PetSpotDomain"], swiftSettings: swiftSettings),
+
+        // MARK: Paint My Town: the walk and the app-wide state
         // Paint My Town's walk: the route, auto-pause, steps and the town painted, as a pure machine.
         .target(name: "WalkFeature", dependencies: ["PetSpotDomain", "DeviceInterfaces", "AsyncSupport"], swiftSettings: swiftSettings),
         // Paint My Town's app-wide state (the guide's AppState): permissions, onboarding, the walk.
@@ -96,64 +101,9 @@ let package = Package(
             resources: [.process("Resources")],
             swiftSettings: swiftSettings
         ),
-        .target(name: "PetAPI", dependencies: ["PetSpotDomain"], swiftSettings: swiftSettings),
-        .target(
-            name: "PetServer",
-            dependencies: [
-                "PetAPI",
-                "PetSpotDomain",
-                "AsyncSupport",
-                logging,
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "HashTreeCollections", package: "swift-collections"),
-            ],
-            resources: [.copy("Resources/openapi.yaml")],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "ScenarioRunner",
-            dependencies: [
-                "PetSpotDomain", "AsyncSupport", "DeviceInterfaces", "LocationBridge", "DeviceSimulator", "StartupFeature", "PetAPI",
-                "Permissions", "AppFeature", "PaintMyTownFeature", "WalkFeature", "Localization", concurrencyExtras, logging,
-            ],
-            resources: [.copy("Scenarios"), .process("Resources")],
-            swiftSettings: swiftSettings
-        ),
-        // The simulated iPhone behind the WebDriver/Appium XCUITest commands the E2E suite uses.
-        .target(
-            name: "AppiumSimulator",
-            dependencies: [
-                "ScenarioRunner", "AsyncSupport", "PetSpotDomain", "DeviceSimulator", "Localization", "StartupFeature", logging,
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "TestSupport",
-            dependencies: [
-                "PetSpotDomain", "DeviceInterfaces", "LocationBridge", "AsyncSupport", "AppFeature", "Permissions", logging,
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "petspot",
-            dependencies: [
-                "PetSpotDomain", "DeviceInterfaces", "Permissions", "PetAPI", "PetServer", "ScenarioRunner", "Localization", logging,
-                "AppiumSimulator",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: swiftSettings
-        ),
 
-        // MARK: Apple only (every file is wrapped whole in `#if canImport(...)`; empty on Linux)
+        // MARK: The apps' Apple-only code: adapters and SwiftUI
+        // Every file is wrapped whole in `#if canImport(...)`: empty on Linux, type-checked against stubs.
         // CoreLocation alone: what PetSpot links.
         .target(
             name: "PlatformLive",
@@ -175,6 +125,65 @@ let package = Package(
         .target(
             name: "PaintMyTownUI",
             dependencies: ["AppUI", "PaintMyTownFeature", "DeviceInterfaces"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Server: the listing API over SQLite or PostgreSQL
+        .target(
+            name: "PetServer",
+            dependencies: [
+                "PetAPI",
+                "PetSpotDomain",
+                "AsyncSupport",
+                logging,
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HashTreeCollections", package: "swift-collections"),
+            ],
+            resources: [.copy("Resources/openapi.yaml")],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Tooling: the scenario runner, the simulated iPhone behind Appium, the command line, test doubles
+        .target(
+            name: "ScenarioRunner",
+            dependencies: [
+                "PetSpotDomain", "AsyncSupport", "DeviceInterfaces", "LocationBridge", "DeviceSimulator", "StartupFeature", "PetAPI",
+                "Permissions", "AppFeature", "PaintMyTownFeature", "WalkFeature", "Localization", concurrencyExtras, logging,
+            ],
+            resources: [.copy("Scenarios"), .process("Resources")],
+            swiftSettings: swiftSettings
+        ),
+        // The simulated iPhone behind the WebDriver/Appium XCUITest commands the E2E suite uses.
+        .target(
+            name: "AppiumSimulator",
+            dependencies: [
+                "ScenarioRunner", "AsyncSupport", "PetSpotDomain", "DeviceSimulator", "Localization", "StartupFeature", logging,
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "petspot",
+            dependencies: [
+                "PetSpotDomain", "DeviceInterfaces", "Permissions", "PetAPI", "PetServer", "ScenarioRunner", "Localization", logging,
+                "AppiumSimulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "PetSpotDomain", "DeviceInterfaces", "LocationBridge", "AsyncSupport", "AppFeature", "Permissions", logging,
+            ],
             swiftSettings: swiftSettings
         ),
 
