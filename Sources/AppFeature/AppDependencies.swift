@@ -84,13 +84,13 @@ extension AppModel {
             now: dependencies.now,
             configuration: dependencies.locationConfiguration
         )
+        let settingsOpener = dependencies.settingsOpener
         let startup = AnimalListViewModel(
             locationService: location,
             animalRepository: dependencies.pets,
+            settingsOpener: settingsOpener,
             localizer: dependencies.localizer
         )
-        let settingsOpener = dependencies.settingsOpener
-        startup.onOpenAppSettings = { settingsOpener() }
         let permissions = PermissionManager(
             locationService: location,
             motion: dependencies.motion,

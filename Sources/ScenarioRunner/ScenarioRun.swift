@@ -560,7 +560,6 @@ extension ScenarioRun {
     private func endApp() {
         pendingBackgroundLaunch = nil
         viewModel?.onEvent = nil
-        viewModel?.onOpenAppSettings = nil
         app?.onEvent = nil
         app = nil
         walkApp?.onEvent = nil

@@ -37,13 +37,13 @@ public final class AnimalListViewModel {
     /// The language and locale of every text the screen shows.
     public let localizer: Localizer
 
-    /// Opens this app's page in Settings; set by whoever builds the screen (the iOS app, a scenario run).
-    @ObservationIgnored public var onOpenAppSettings: (@MainActor () -> Void)?
     /// Receives every ``StartupEvent`` as the machine's steps happen, for an event log.
     @ObservationIgnored public var onEvent: (@MainActor (StartupEvent) -> Void)?
 
     @ObservationIgnored private let locationService: any LocationServiceProtocol
     @ObservationIgnored private let animalRepository: any AnimalRepositoryProtocol
+    /// The popup's "Go to Settings": this app's page in Settings.
+    @ObservationIgnored private let settingsOpener: SettingsOpener
     /// Runs ``StartupMachine`` over ``state``: this model's ``step(_:)`` and ``perform(_:)``.
     @ObservationIgnored private lazy var runner: EffectRunner<StartupMachine.Event, StartupMachine.Effect, StartupEvent> = {
         // Unowned: the runner is this model's own and never outlives it.
@@ -63,12 +63,14 @@ public final class AnimalListViewModel {
     public init(
         locationService: any LocationServiceProtocol,
         animalRepository: any AnimalRepositoryProtocol,
+        settingsOpener: SettingsOpener,
         coordinateDecimals: Int = 2,
         localizer: Localizer = .system
     ) {
         self.localizer = localizer
         self.locationService = locationService
         self.animalRepository = animalRepository
+        self.settingsOpener = settingsOpener
         self.state = StartupMachine.State(coordinateDecimals: coordinateDecimals)
     }
 
@@ -140,7 +142,7 @@ public final class AnimalListViewModel {
         let animalRepository = self.animalRepository
         switch effect {
         case .openSettings:
-            onOpenAppSettings?()
+            settingsOpener()
             return nil
         case .observeStatusChanges:
             return { self.observe(await locationService.authorizationStatusUpdates()) }

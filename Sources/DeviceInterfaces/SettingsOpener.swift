@@ -1,5 +1,6 @@
-/// Opens the app's own page in Settings (`UIApplication.openSettingsURLString` on iOS), injected so the
-/// permission manager stays free of UIKit and tests can see that it was asked to.
+/// Opens the app's own page in Settings (`UIApplication.openSettingsURLString` on iOS), injected at
+/// construction into everything that offers Settings — the startup screen's popup and the permission
+/// manager — so that they stay free of UIKit and tests can see that it was asked to.
 public struct SettingsOpener: Sendable {
     private let open: @MainActor @Sendable () -> Void
 
