@@ -1,3 +1,4 @@
+import AsyncSupport
 import DeviceInterfaces
 import Permissions
 import StartupFeature
@@ -44,15 +45,7 @@ public enum AppMachine {
     }
 
     /// What one event did: the effects to perform, in order, and what happened, for the app's log.
-    public struct Step: Equatable, Sendable {
-        public var effects: [Effect]
-        public var log: [AppEvent]
-
-        public init(effects: [Effect] = [], log: [AppEvent] = []) {
-            self.effects = effects
-            self.log = log
-        }
-    }
+    public typealias Step = MachineStep<Effect, AppEvent>
 
     public static func step(_ state: inout State, _ event: Event) -> Step {
         switch event {

@@ -140,9 +140,8 @@ public final class AppModel {
         runner.send(event)
     }
 
-    private func step(_ event: AppMachine.Event) -> (effects: [AppMachine.Effect], log: [AppEvent]) {
-        let step = AppMachine.step(&state, event)
-        return (step.effects, step.log)
+    private func step(_ event: AppMachine.Event) -> AppMachine.Step {
+        AppMachine.step(&state, event)
     }
 
     /// What happened goes to the `permissions` logger (changes and refusals) and to ``onEvent``.

@@ -9,7 +9,7 @@
 @MainActor
 public final class EffectRunner<Event, Effect, Logged> {
     /// What one event did: the effects to perform, in order, and what happened.
-    public typealias Step = (effects: [Effect], log: [Logged])
+    public typealias Step = MachineStep<Effect, Logged>
 
     /// Receives everything the machine says happened, in order, before its effects start.
     public var onLog: (@MainActor (Logged) -> Void)?
@@ -35,11 +35,11 @@ public final class EffectRunner<Event, Effect, Logged> {
     /// Applies `event` and performs its effects; returns the tasks of those that go on.
     @discardableResult
     public func send(_ event: Event) -> [Task<Void, Never>] {
-        let (effects, log) = step(event)
+        let step = step(event)
         if let onLog {
-            for logged in log { onLog(logged) }
+            for logged in step.log { onLog(logged) }
         }
-        return effects.compactMap { effect in perform(effect).map(start) }
+        return step.effects.compactMap { effect in perform(effect).map(start) }
     }
 
     /// Applies `event` and returns when every effect it started has ended; cancelling the caller

@@ -196,10 +196,10 @@ public final class PaintMyTownModel {
 
     public func endWalk() { walk.end() }
 
-    private func step(_ event: PaintMyTownMachine.Event) -> (effects: [PaintMyTownMachine.Effect], log: [PaintMyTownMachine.Logged]) {
+    private func step(_ event: PaintMyTownMachine.Event) -> PaintMyTownMachine.Step {
         let step = PaintMyTownMachine.step(&state, event)
         if case .walkNotStarted(let refusal)? = step.log.last { walkRefusal = refusal }
-        return (step.effects, step.log)
+        return step
     }
 
     private func perform(_ effect: PaintMyTownMachine.Effect) -> (@MainActor () async -> Void)? {

@@ -1,3 +1,5 @@
+import AsyncSupport
+
 /// The rules of the permissions screen as a pure function `(State, Event) -> Step`, like the startup
 /// screen's ``StartupMachine``: ``PermissionsScreenModel`` only performs the effects and feeds their
 /// results back.
@@ -51,15 +53,7 @@ public enum PermissionsMachine {
     }
 
     /// What one event did: the effects to perform, in order, and what happened, for the app's log.
-    public struct Step: Equatable, Sendable {
-        public var effects: [Effect]
-        public var log: [PermissionsScreenModel.Event]
-
-        public init(effects: [Effect], log: [PermissionsScreenModel.Event]) {
-            self.effects = effects
-            self.log = log
-        }
-    }
+    public typealias Step = MachineStep<Effect, PermissionsScreenModel.Event>
 
     /// Applies `event` to `state`.
     /// - Parameter permissions: the permissions the screen lists.

@@ -167,9 +167,8 @@ public final class PermissionsScreenModel {
         runner.send(event)
     }
 
-    private func step(_ event: PermissionsMachine.Event) -> (effects: [PermissionsMachine.Effect], log: [Event]) {
-        let step = PermissionsMachine.step(&state, event, permissions: permissions)
-        return (step.effects, step.log)
+    private func step(_ event: PermissionsMachine.Event) -> PermissionsMachine.Step {
+        PermissionsMachine.step(&state, event, permissions: permissions)
     }
 
     /// Performs `effect`; returns the work that goes on after it (a request, the checks), if any.

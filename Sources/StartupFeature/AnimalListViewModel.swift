@@ -131,9 +131,8 @@ public final class AnimalListViewModel {
         runner.send(event)
     }
 
-    private func step(_ event: StartupMachine.Event) -> (effects: [StartupMachine.Effect], log: [StartupEvent]) {
-        let step = StartupMachine.step(&state, event)
-        return (step.effects, step.log)
+    private func step(_ event: StartupMachine.Event) -> StartupMachine.Step {
+        StartupMachine.step(&state, event)
     }
 
     /// Performs `effect`; what goes on after it runs in a task that ``waitUntilIdle()`` waits for.

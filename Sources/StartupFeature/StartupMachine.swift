@@ -1,3 +1,4 @@
+import AsyncSupport
 import DeviceInterfaces
 import PetSpotDomain
 
@@ -28,12 +29,9 @@ import PetSpotDomain
 /// app left the foreground, iOS is asked again as on a first launch, once the app is active (with the
 /// query without coordinates only if that listing is not already on screen).
 public enum StartupMachine {
-    /// What one event did: the effects to perform, in order, and the log of what the machine did.
-    public struct Step: Equatable, Sendable {
-        public var effects: [Effect]
-        /// What the machine did, in order, ending with the effects it started (never coordinates).
-        public var log: [StartupEvent]
-    }
+    /// What one event did: the effects to perform, in order, and the log of what the machine did
+    /// (in order, ending with the effects it started; never coordinates).
+    public typealias Step = MachineStep<Effect, StartupEvent>
 
     /// Applies `event` to `state` and returns what must be done next, in order.
     public static func reduce(_ state: inout State, _ event: Event) -> [Effect] {

@@ -102,9 +102,8 @@ public final class WalkModel {
         await runner.waitUntilIdle()
     }
 
-    private func step(_ event: WalkMachine.Event) -> (effects: [WalkMachine.Effect], log: [WalkMachine.Logged]) {
-        let step = WalkMachine.step(&state, event)
-        return (step.effects, step.log)
+    private func step(_ event: WalkMachine.Event) -> WalkMachine.Step {
+        WalkMachine.step(&state, event)
     }
 
     private func perform(_ effect: WalkMachine.Effect) -> (@MainActor () async -> Void)? {

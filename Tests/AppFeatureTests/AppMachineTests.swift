@@ -1,3 +1,4 @@
+import AsyncSupport
 import AppFeature
 import DeviceInterfaces
 import Permissions

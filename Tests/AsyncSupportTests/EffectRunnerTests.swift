@@ -13,7 +13,7 @@ import Testing
         lazy var runner = EffectRunner<Int, String, String>(
             step: { [unowned self] amount in
                 total += amount
-                return (effects: ["say \(total)", "wait"], log: ["added \(amount)"])
+                return MachineStep(effects: ["say \(total)", "wait"], log: ["added \(amount)"])
             },
             perform: { [unowned self] effect in
                 trail.append(effect)

@@ -1,3 +1,4 @@
+import AsyncSupport
 import Permissions
 import Testing
 

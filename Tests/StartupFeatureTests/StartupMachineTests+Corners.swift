@@ -1,3 +1,4 @@
+import AsyncSupport
 import DeviceInterfaces
 import PetSpotDomain
 import StartupFeature

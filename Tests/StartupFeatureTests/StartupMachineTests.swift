@@ -1,3 +1,4 @@
+import AsyncSupport
 import CustomDump
 // Linked so that expectNoDifference reports to Swift Testing: without it a difference is only printed.
 import DeviceInterfaces
