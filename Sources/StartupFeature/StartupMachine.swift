@@ -4,8 +4,8 @@ import PetSpotDomain
 
 /// Every rule of the startup screen (FR-001…FR-015) as one pure function.
 ///
-/// ``reduce(_:_:)`` takes the screen's ``State`` and one ``Event`` and returns the ``Effect``s to
-/// perform. It never touches a service, a clock or a view: ``AnimalListViewModel`` performs the
+/// ``step(_:_:)`` takes the screen's ``State`` and one ``Event`` and returns the ``Effect``s to
+/// perform, with the log of what it did. It never touches a service, a clock or a view: ``AnimalListViewModel`` performs the
 /// effects and feeds their results back as events. A `State` lives as long as one app session (one
 /// launch), so "once per session" is simply a flag in it.
 ///
@@ -32,11 +32,6 @@ public enum StartupMachine {
     /// What one event did: the effects to perform, in order, and the log of what the machine did
     /// (in order, ending with the effects it started; never coordinates).
     public typealias Step = MachineStep<Effect, StartupEvent>
-
-    /// Applies `event` to `state` and returns what must be done next, in order.
-    public static func reduce(_ state: inout State, _ event: Event) -> [Effect] {
-        step(&state, event).effects
-    }
 
     /// Applies `event` to `state`: the effects to perform and the log of what was done.
     public static func step(_ state: inout State, _ event: Event) -> Step {

@@ -1,3 +1,4 @@
+import AsyncSupport
 import PetSpotDomain
 import StartupFeature
 import Testing
@@ -26,8 +27,8 @@ extension StartupMachineTests {
     /// A never-asked person's first check: the alert is up and the query behind it runs.
     func askedState() -> State {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
-        _ = StartupMachine.reduce(&state, .statusChecked(.notDetermined))
+        _ = StartupMachine.step(&state, .screenAppeared).effects
+        _ = StartupMachine.step(&state, .statusChecked(.notDetermined)).effects
         return state
     }
 
@@ -65,7 +66,7 @@ extension StartupMachineTests {
     @Test(arguments: AnswerOrder.allCases)
     func givenListingBehindAlertShown_whenPersonAllows_thenLocatedOnceAndListingRefreshedNearby(order: AnswerOrder) {
         var state = askedState()
-        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        _ = StartupMachine.step(&state, .animalsLoaded(Fixtures.animals)).effects
         let (first, second) = order.deliveries(of: .authorizedWhenInUse)
         step(&state, first, effects: [.requestLocation]) {
             $0.isAwaitingAuthorizationAnswer = false
@@ -101,7 +102,7 @@ extension StartupMachineTests {
     @Test(arguments: AnswerOrder.allCases)
     func givenListingBehindAlertShown_whenPersonDoesNotAllow_thenNothingMoreAndNoCustomPopup(order: AnswerOrder) {
         var state = askedState()
-        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        _ = StartupMachine.step(&state, .animalsLoaded(Fixtures.animals)).effects
         let (first, second) = order.deliveries(of: .denied)
         step(&state, first, effects: []) {
             $0.isAwaitingAuthorizationAnswer = false
@@ -126,16 +127,16 @@ extension StartupMachineTests {
     // custom popup follows, while a late "Allow" locates (FR-011).
     @Test func givenRequestReturnedWithoutAnswer_whenPersonAnswersLater_thenTreatedAsTheAlertsAnswer() {
         var denied = askedState()
-        _ = StartupMachine.reduce(&denied, .authorizationAnswered(.notDetermined))
-        _ = StartupMachine.reduce(&denied, .animalsLoaded(Fixtures.animals))
+        _ = StartupMachine.step(&denied, .authorizationAnswered(.notDetermined)).effects
+        _ = StartupMachine.step(&denied, .animalsLoaded(Fixtures.animals)).effects
         step(&denied, .statusChanged(.denied), effects: []) {
             $0.isAwaitingAuthorizationAnswer = false
             $0.permissionStatus = .denied
         }
 
         var allowed = askedState()
-        _ = StartupMachine.reduce(&allowed, .authorizationAnswered(.notDetermined))
-        _ = StartupMachine.reduce(&allowed, .animalsLoaded(Fixtures.animals))
+        _ = StartupMachine.step(&allowed, .authorizationAnswered(.notDetermined)).effects
+        _ = StartupMachine.step(&allowed, .animalsLoaded(Fixtures.animals)).effects
         step(&allowed, .statusChanged(.authorizedWhenInUse), effects: [.requestLocation]) {
             $0.isAwaitingAuthorizationAnswer = false
             $0.permissionStatus = .authorizedWhenInUse
@@ -147,11 +148,11 @@ extension StartupMachineTests {
     // change: no popup follows it, and the location is dropped.
     @Test func givenAllowedInAlert_whenLaterRevokedInSettings_thenNoCustomPopup() {
         var state = askedState()
-        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
-        _ = StartupMachine.reduce(&state, .statusChanged(.authorizedWhenInUse))
-        _ = StartupMachine.reduce(&state, .authorizationAnswered(.authorizedWhenInUse))
-        _ = StartupMachine.reduce(&state, .locationResult(nil))
-        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        _ = StartupMachine.step(&state, .animalsLoaded(Fixtures.animals)).effects
+        _ = StartupMachine.step(&state, .statusChanged(.authorizedWhenInUse)).effects
+        _ = StartupMachine.step(&state, .authorizationAnswered(.authorizedWhenInUse)).effects
+        _ = StartupMachine.step(&state, .locationResult(nil)).effects
+        _ = StartupMachine.step(&state, .animalsLoaded(Fixtures.animals)).effects
         step(&state, .statusChanged(.denied), effects: []) {
             $0.permissionStatus = .denied
             $0.currentLocation = nil
@@ -164,9 +165,9 @@ extension StartupMachineTests {
     func givenDeniedInAlertAndQueryFailed_whenRetryTapped_thenQueryWithoutCoordinatesAndNoCustomPopup(order: AnswerOrder) {
         var state = askedState()
         let (first, second) = order.deliveries(of: .denied)
-        _ = StartupMachine.reduce(&state, first)
-        _ = StartupMachine.reduce(&state, .animalsFailed("503"))
-        _ = StartupMachine.reduce(&state, second)
+        _ = StartupMachine.step(&state, first).effects
+        _ = StartupMachine.step(&state, .animalsFailed("503")).effects
+        _ = StartupMachine.step(&state, second).effects
         step(&state, .retryTapped, effects: [.fetchAnimals(near: nil)]) {
             $0.loadFailure = nil
             $0.activity = .querying(near: nil)
@@ -177,7 +178,7 @@ extension StartupMachineTests {
     // FR-003, FR-007: a retry while never asked queries without coordinates and does not ask again.
     @Test func givenQueryBehindAlertFailed_whenRetryTapped_thenQueryWithoutCoordinatesAndNoSecondRequest() {
         var state = askedState()
-        _ = StartupMachine.reduce(&state, .animalsFailed("503"))
+        _ = StartupMachine.step(&state, .animalsFailed("503")).effects
         step(&state, .retryTapped, effects: [.fetchAnimals(near: nil)]) {
             $0.loadFailure = nil
             $0.activity = .querying(near: nil)

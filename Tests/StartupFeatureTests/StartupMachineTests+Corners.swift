@@ -11,34 +11,34 @@ extension StartupMachineTests {
     /// An authorized session whose query near Warsaw is in flight.
     func queryingNearWarsaw() -> State {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
-        _ = StartupMachine.reduce(&state, .statusChecked(.authorizedWhenInUse))
-        _ = StartupMachine.reduce(&state, .locationResult(Fixtures.warsaw))
+        _ = StartupMachine.step(&state, .screenAppeared).effects
+        _ = StartupMachine.step(&state, .statusChecked(.authorizedWhenInUse)).effects
+        _ = StartupMachine.step(&state, .locationResult(Fixtures.warsaw)).effects
         return state
     }
 
     /// An authorized session showing the listing near Warsaw.
     func listedNearby() -> State {
         var state = queryingNearWarsaw()
-        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        _ = StartupMachine.step(&state, .animalsLoaded(Fixtures.animals)).effects
         return state
     }
 
     func roundTripToBackground(_ state: inout State) {
-        _ = StartupMachine.reduce(&state, .scenePhaseChanged(.inactive))
-        _ = StartupMachine.reduce(&state, .scenePhaseChanged(.background))
+        _ = StartupMachine.step(&state, .scenePhaseChanged(.inactive)).effects
+        _ = StartupMachine.step(&state, .scenePhaseChanged(.background)).effects
     }
 
     // iOS's alert goes away unanswered when the app leaves the foreground: asked again on return.
     @Test func givenIOSAlertUp_whenTheAppLeavesAndReturns_thenIOSIsAskedAgain() {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
-        _ = StartupMachine.reduce(&state, .statusChecked(.notDetermined))
-        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
-        _ = StartupMachine.reduce(&state, .authorizationAnswered(.notDetermined))  // the bounded wait ended
+        _ = StartupMachine.step(&state, .screenAppeared).effects
+        _ = StartupMachine.step(&state, .statusChecked(.notDetermined)).effects
+        _ = StartupMachine.step(&state, .animalsLoaded(Fixtures.animals)).effects
+        _ = StartupMachine.step(&state, .authorizationAnswered(.notDetermined)).effects  // the bounded wait ended
         roundTripToBackground(&state)
-        _ = StartupMachine.reduce(&state, .scenePhaseChanged(.inactive))
-        #expect(StartupMachine.reduce(&state, .scenePhaseChanged(.active)) == [.checkStatus])
+        _ = StartupMachine.step(&state, .scenePhaseChanged(.inactive)).effects
+        #expect(StartupMachine.step(&state, .scenePhaseChanged(.active)).effects == [.checkStatus])
         // The listing without coordinates already shows: only the alert comes back.
         step(&state, .statusChecked(.notDetermined), effects: [.requestAuthorization]) {
             $0.needsAuthorizationRequest = false
@@ -55,10 +55,10 @@ extension StartupMachineTests {
     // becoming active brings iOS's alert, not that query a second time.
     @Test func givenFirstCheckWhileInactive_whenTheAppBecomesActive_thenOnlyTheAlertFollows() {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
-        _ = StartupMachine.reduce(&state, .scenePhaseChanged(.inactive))
-        #expect(StartupMachine.reduce(&state, .statusChecked(.notDetermined)) == [.fetchAnimals(near: nil)])
-        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        _ = StartupMachine.step(&state, .screenAppeared).effects
+        _ = StartupMachine.step(&state, .scenePhaseChanged(.inactive)).effects
+        #expect(StartupMachine.step(&state, .statusChecked(.notDetermined)).effects == [.fetchAnimals(near: nil)])
+        _ = StartupMachine.step(&state, .animalsLoaded(Fixtures.animals)).effects
         step(&state, .scenePhaseChanged(.active), effects: [.requestAuthorization]) {
             $0.scenePhase = .active
             $0.needsAuthorizationRequest = false
@@ -69,41 +69,41 @@ extension StartupMachineTests {
     // The same while that query still runs: the alert comes when it ends, and no second query.
     @Test func givenFirstCheckWhileInactiveAndItsQueryRunning_whenActiveThenLoaded_thenOnlyTheAlertFollows() {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
-        _ = StartupMachine.reduce(&state, .scenePhaseChanged(.inactive))
-        _ = StartupMachine.reduce(&state, .statusChecked(.notDetermined))
-        #expect(StartupMachine.reduce(&state, .scenePhaseChanged(.active)) == [])
-        #expect(StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals)) == [.requestAuthorization])
+        _ = StartupMachine.step(&state, .screenAppeared).effects
+        _ = StartupMachine.step(&state, .scenePhaseChanged(.inactive)).effects
+        _ = StartupMachine.step(&state, .statusChecked(.notDetermined)).effects
+        #expect(StartupMachine.step(&state, .scenePhaseChanged(.active)).effects == [])
+        #expect(StartupMachine.step(&state, .animalsLoaded(Fixtures.animals)).effects == [.requestAuthorization])
     }
 
     // The "nobody nearby" notice speaks of a location: once it is not allowed any more, the plain
     // listing without coordinates comes with iOS's alert.
     @Test func givenNobodyNearbyFallback_whenAllowOnceLapsesWhileActive_thenAskedWithThePlainListing() {
         var state = queryingNearWarsaw()
-        _ = StartupMachine.reduce(&state, .animalsLoaded([]))
-        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        _ = StartupMachine.step(&state, .animalsLoaded([])).effects
+        _ = StartupMachine.step(&state, .animalsLoaded(Fixtures.animals)).effects
         #expect(state.listing?.isFallbackForNothingNearby == true)
-        #expect(StartupMachine.reduce(&state, .statusChanged(.notDetermined)) == [.requestAuthorization, .fetchAnimals(near: nil)])
+        #expect(StartupMachine.step(&state, .statusChanged(.notDetermined)).effects == [.requestAuthorization, .fetchAnimals(near: nil)])
     }
 
     // A failed load leaves the listing without coordinates stale: asking again loads it again.
     @Test func givenAFailedRetryOverTheListingWithoutLocation_whenAskNextTimeIsChosen_thenAskedAndLoaded() {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
-        _ = StartupMachine.reduce(&state, .statusChecked(.denied))
-        _ = StartupMachine.reduce(&state, .popupCancelTapped)
-        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
-        _ = StartupMachine.reduce(&state, .retryTapped)
-        _ = StartupMachine.reduce(&state, .animalsFailed("offline"))
-        #expect(StartupMachine.reduce(&state, .statusChanged(.notDetermined)) == [.requestAuthorization, .fetchAnimals(near: nil)])
+        _ = StartupMachine.step(&state, .screenAppeared).effects
+        _ = StartupMachine.step(&state, .statusChecked(.denied)).effects
+        _ = StartupMachine.step(&state, .popupCancelTapped).effects
+        _ = StartupMachine.step(&state, .animalsLoaded(Fixtures.animals)).effects
+        _ = StartupMachine.step(&state, .retryTapped).effects
+        _ = StartupMachine.step(&state, .animalsFailed("offline")).effects
+        #expect(StartupMachine.step(&state, .statusChanged(.notDetermined)).effects == [.requestAuthorization, .fetchAnimals(near: nil)])
     }
 
     // Location Services came back on while this app stays denied: the popup's text changes, logged.
     @Test func givenServicesOffPopup_whenServicesComeBackWhileDenied_thenThePopupSaysDeniedInTheLog() {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
-        _ = StartupMachine.reduce(&state, .statusChecked(.denied, locationServicesEnabled: false))
-        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        _ = StartupMachine.step(&state, .screenAppeared).effects
+        _ = StartupMachine.step(&state, .statusChecked(.denied, locationServicesEnabled: false)).effects
+        _ = StartupMachine.step(&state, .animalsLoaded(Fixtures.animals)).effects
         let step = StartupMachine.step(&state, .statusChecked(.denied, locationServicesEnabled: true))
         #expect(state.popup == .denied)
         #expect(step.log == [.permissionChecked(.denied), .customPopupChanged(reason: .denied)])
@@ -112,8 +112,8 @@ extension StartupMachineTests {
     // US4-4: the revocation came while the fix was on its way; the fix is not used.
     @Test func givenLocating_whenRevokedBeforeTheFixArrives_thenTheQueryGoesWithoutCoordinates() {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
-        _ = StartupMachine.reduce(&state, .statusChecked(.authorizedWhenInUse))
+        _ = StartupMachine.step(&state, .screenAppeared).effects
+        _ = StartupMachine.step(&state, .statusChecked(.authorizedWhenInUse)).effects
         step(&state, .statusChanged(.denied), effects: []) { $0.pendingStatus = .denied }
 
         step(&state, .locationResult(Fixtures.warsaw), effects: [.fetchAnimals(near: nil)]) {
@@ -142,10 +142,10 @@ extension StartupMachineTests {
     // A refresh only loads: a denied person gets the listing again, and no second popup.
     @Test func givenDeniedAndPopupDismissed_whenRefreshRequested_thenQueryWithoutCoordinatesAndNoPopup() {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
-        _ = StartupMachine.reduce(&state, .statusChecked(.denied))
-        _ = StartupMachine.reduce(&state, .popupCancelTapped)
-        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        _ = StartupMachine.step(&state, .screenAppeared).effects
+        _ = StartupMachine.step(&state, .statusChecked(.denied)).effects
+        _ = StartupMachine.step(&state, .popupCancelTapped).effects
+        _ = StartupMachine.step(&state, .animalsLoaded(Fixtures.animals)).effects
         step(&state, .refreshRequested, effects: [.checkStatus]) { $0.activity = .checkingStatus }
         step(&state, .statusChecked(.denied), effects: [.fetchAnimals(near: nil)]) { $0.activity = .querying(near: nil) }
     }
@@ -153,20 +153,20 @@ extension StartupMachineTests {
     // FR-015: one step at a time; a pull while a load runs adds nothing.
     @Test func givenLoadRunning_whenRefreshRequested_thenNothingMoreStarts() {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
-        _ = StartupMachine.reduce(&state, .statusChecked(.authorizedWhenInUse))
+        _ = StartupMachine.step(&state, .screenAppeared).effects
+        _ = StartupMachine.step(&state, .statusChecked(.authorizedWhenInUse)).effects
         step(&state, .refreshRequested, effects: [])
     }
 
     // An authorized person whose listing had to do without their location gets it on their return.
     @Test func givenAuthorizedListingWithoutLocation_whenTheAppReturnsFromTheBackground_thenItLocatesAndQueriesAgain() {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
-        _ = StartupMachine.reduce(&state, .statusChecked(.authorizedWhenInUse))
-        _ = StartupMachine.reduce(&state, .locationResult(nil))  // no fix in time
-        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        _ = StartupMachine.step(&state, .screenAppeared).effects
+        _ = StartupMachine.step(&state, .statusChecked(.authorizedWhenInUse)).effects
+        _ = StartupMachine.step(&state, .locationResult(nil)).effects  // no fix in time
+        _ = StartupMachine.step(&state, .animalsLoaded(Fixtures.animals)).effects
         roundTripToBackground(&state)
-        _ = StartupMachine.reduce(&state, .scenePhaseChanged(.inactive))
+        _ = StartupMachine.step(&state, .scenePhaseChanged(.inactive)).effects
 
         step(&state, .scenePhaseChanged(.active), effects: [.checkStatus]) {
             $0.scenePhase = .active
@@ -180,7 +180,7 @@ extension StartupMachineTests {
     @Test func givenNearbyListing_whenTheAppReturnsFromTheBackground_thenOnlyTheStatusIsRechecked() {
         var state = listedNearby()
         roundTripToBackground(&state)
-        _ = StartupMachine.reduce(&state, .scenePhaseChanged(.inactive))
+        _ = StartupMachine.step(&state, .scenePhaseChanged(.inactive)).effects
         step(&state, .scenePhaseChanged(.active), effects: [.checkStatus]) {
             $0.scenePhase = .active
             $0.hasBeenInBackground = false
@@ -208,8 +208,8 @@ extension StartupMachineTests {
                 $0.needsAuthorizationRequest = true
             }
         }
-        _ = StartupMachine.reduce(&state, .scenePhaseChanged(.inactive))
-        #expect(StartupMachine.reduce(&state, .scenePhaseChanged(.active)) == [.checkStatus])
+        _ = StartupMachine.step(&state, .scenePhaseChanged(.inactive)).effects
+        #expect(StartupMachine.step(&state, .scenePhaseChanged(.active)).effects == [.checkStatus])
 
         step(&state, .statusChecked(.notDetermined), effects: [.requestAuthorization, .fetchAnimals(near: nil)]) {
             $0.permissionStatus = .notDetermined
@@ -218,7 +218,7 @@ extension StartupMachineTests {
             $0.isAwaitingAuthorizationAnswer = true
             $0.activity = .querying(near: nil)
         }
-        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        _ = StartupMachine.step(&state, .animalsLoaded(Fixtures.animals)).effects
         step(&state, .authorizationAnswered(.authorizedWhenInUse), effects: [.requestLocation]) {
             $0.isAwaitingAuthorizationAnswer = false
             $0.permissionStatus = .authorizedWhenInUse
@@ -230,10 +230,10 @@ extension StartupMachineTests {
     // coordinates already shows, so it is not asked for again.
     @Test func givenDeniedSession_whenTheStatusGoesBackToNotDeterminedWhileActive_thenIOSIsAskedAtOnce() {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
-        _ = StartupMachine.reduce(&state, .statusChecked(.denied))
-        _ = StartupMachine.reduce(&state, .popupCancelTapped)
-        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        _ = StartupMachine.step(&state, .screenAppeared).effects
+        _ = StartupMachine.step(&state, .statusChecked(.denied)).effects
+        _ = StartupMachine.step(&state, .popupCancelTapped).effects
+        _ = StartupMachine.step(&state, .animalsLoaded(Fixtures.animals)).effects
         step(&state, .statusChanged(.notDetermined), effects: [.requestAuthorization]) {
             $0.permissionStatus = .notDetermined
             $0.isAwaitingAuthorizationAnswer = true
@@ -257,7 +257,7 @@ extension StartupMachineTests {
     // With no pets at all, the fallback is empty too, and so is the listing: nothing is hidden.
     @Test func givenNobodyNearby_whenTheFallbackFindsNobodyEither_thenTheListingIsEmpty() {
         var state = queryingNearWarsaw()
-        _ = StartupMachine.reduce(&state, .animalsLoaded([]))
+        _ = StartupMachine.step(&state, .animalsLoaded([])).effects
         step(&state, .animalsLoaded([]), effects: []) {
             $0.listing = .init(animals: [], queriedNearLocation: false, isFallbackForNothingNearby: true)
             $0.activity = .idle
@@ -274,7 +274,7 @@ extension StartupMachineTests {
         status: LocationPermissionStatus, servicesOn: Bool, reason: PermissionPopupReason
     ) {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.step(&state, .screenAppeared).effects
         step(&state, .statusChecked(status, locationServicesEnabled: servicesOn), effects: [.fetchAnimals(near: nil)]) {
             $0.permissionStatus = status
             $0.hasCheckedStatus = true
@@ -289,9 +289,9 @@ extension StartupMachineTests {
     // before iOS's alert is shown.
     @Test func givenDeniedPopupUp_whenTheStatusGoesBackToNotDetermined_thenThePopupClosesBeforeIOSAsks() {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
-        _ = StartupMachine.reduce(&state, .statusChecked(.denied))
-        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        _ = StartupMachine.step(&state, .screenAppeared).effects
+        _ = StartupMachine.step(&state, .statusChecked(.denied)).effects
+        _ = StartupMachine.step(&state, .animalsLoaded(Fixtures.animals)).effects
         step(&state, .statusChanged(.notDetermined), effects: [.requestAuthorization]) {
             $0.popup = nil
             $0.permissionStatus = .notDetermined
@@ -302,9 +302,9 @@ extension StartupMachineTests {
     // Location Services back on while the app itself stays denied: the popup now names the app's own setting.
     @Test func givenServicesOffPopupUp_whenARecheckFindsServicesOnAndTheAppDenied_thenThePopupSaysDenied() {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
-        _ = StartupMachine.reduce(&state, .statusChecked(.denied, locationServicesEnabled: false))
-        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        _ = StartupMachine.step(&state, .screenAppeared).effects
+        _ = StartupMachine.step(&state, .statusChecked(.denied, locationServicesEnabled: false)).effects
+        _ = StartupMachine.step(&state, .animalsLoaded(Fixtures.animals)).effects
         step(&state, .statusChecked(.denied, locationServicesEnabled: true), effects: []) { $0.popup = .denied }
     }
 
@@ -313,7 +313,7 @@ extension StartupMachineTests {
     @Test func givenLapseSeenInTheBackground_whenGrantedInSettingsBeforeTheReturn_thenItLocates() {
         var state = listedNearby()
         roundTripToBackground(&state)
-        _ = StartupMachine.reduce(&state, .statusChanged(.notDetermined))
+        _ = StartupMachine.step(&state, .statusChanged(.notDetermined)).effects
         step(&state, .statusChanged(.authorizedWhenInUse), effects: [.requestLocation]) {
             $0.permissionStatus = .authorizedWhenInUse
             $0.needsAuthorizationRequest = false
@@ -324,10 +324,10 @@ extension StartupMachineTests {
     // A listing near nobody is still a located one: a return to the app only re-checks the status.
     @Test func givenNobodyNearbyListing_whenTheAppReturnsFromTheBackground_thenOnlyTheStatusIsRechecked() {
         var state = queryingNearWarsaw()
-        _ = StartupMachine.reduce(&state, .animalsLoaded([]))
-        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        _ = StartupMachine.step(&state, .animalsLoaded([])).effects
+        _ = StartupMachine.step(&state, .animalsLoaded(Fixtures.animals)).effects
         roundTripToBackground(&state)
-        _ = StartupMachine.reduce(&state, .scenePhaseChanged(.inactive))
-        #expect(StartupMachine.reduce(&state, .scenePhaseChanged(.active)) == [.checkStatus])
+        _ = StartupMachine.step(&state, .scenePhaseChanged(.inactive)).effects
+        #expect(StartupMachine.step(&state, .scenePhaseChanged(.active)).effects == [.checkStatus])
     }
 }

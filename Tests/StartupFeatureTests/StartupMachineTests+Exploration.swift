@@ -1,3 +1,4 @@
+import AsyncSupport
 import DeviceInterfaces
 import PetSpotDomain
 import StartupFeature
@@ -110,7 +111,7 @@ extension StartupMachineTests {
         /// Applies one machine event and returns the first invariant it breaks, if any.
         mutating func apply(_ event: StartupMachine.Event) -> String? {
             let before = machine
-            let effects = StartupMachine.reduce(&machine, event)
+            let effects = StartupMachine.step(&machine, event).effects
             switch event {
             case .statusChecked(let status, _), .statusChanged(let status): deliveredStatus = status
             case .authorizationAnswered(let status) where status != .notDetermined: deliveredStatus = status
@@ -191,7 +192,7 @@ extension StartupMachineTests {
             }
             if machine.loadFailure != nil, machine.activity == .idle {
                 var probe = machine
-                if StartupMachine.reduce(&probe, .retryTapped).isEmpty { return "an error whose Retry does nothing" }
+                if StartupMachine.step(&probe, .retryTapped).effects.isEmpty { return "an error whose Retry does nothing" }
             }
             return nil
         }

@@ -26,7 +26,7 @@ import TestSupport
     ) {
         var expectedState = state
         update(&expectedState)
-        let effects = StartupMachine.reduce(&state, event)
+        let effects = StartupMachine.step(&state, event).effects
         expectNoDifference(effects, expected, fileID: fileID, filePath: filePath, line: line, column: column)
         expectNoDifference(state, expectedState, fileID: fileID, filePath: filePath, line: line, column: column)
     }
@@ -69,7 +69,7 @@ import TestSupport
     // FR-003, FR-007, SC-001: iOS's alert shows and the query without coordinates starts behind it.
     @Test func givenNotDeterminedChecked_whenStatusArrives_thenAuthorizationRequestedAndQueryWithoutCoordinatesStarted() {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.step(&state, .screenAppeared).effects
         step(&state, .statusChecked(.notDetermined), effects: [.requestAuthorization, .fetchAnimals(near: nil)]) {
             $0.hasCheckedStatus = true
             $0.isAwaitingAuthorizationAnswer = true
@@ -84,7 +84,7 @@ import TestSupport
     // FR-004, FR-007, FR-009; departure 5: the query starts at once, behind the popup.
     @Test func givenDeniedChecked_whenStatusArrives_thenPopupAndQueryWithoutCoordinatesTogether() {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.step(&state, .screenAppeared).effects
         step(&state, .statusChecked(.denied), effects: [.fetchAnimals(near: nil)]) {
             $0.permissionStatus = .denied
             $0.popup = .denied
@@ -101,7 +101,7 @@ import TestSupport
     // FR-002, FR-008; departure 6.
     @Test func givenAuthorizedChecked_whenLocationArrives_thenQueryCarriesRoundedCoordinates() {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.step(&state, .screenAppeared).effects
         step(&state, .statusChecked(.authorizedWhenInUse), effects: [.requestLocation]) {
             $0.permissionStatus = .authorizedWhenInUse
             $0.hasCheckedStatus = true
@@ -117,8 +117,8 @@ import TestSupport
     // FR-014
     @Test func givenLocating_whenLocationFails_thenQueryWithoutCoordinates() {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
-        _ = StartupMachine.reduce(&state, .statusChecked(.authorizedAlways))
+        _ = StartupMachine.step(&state, .screenAppeared).effects
+        _ = StartupMachine.step(&state, .statusChecked(.authorizedAlways)).effects
         step(&state, .locationResult(nil), effects: [.fetchAnimals(near: nil)]) {
             $0.activity = .querying(near: nil)
         }
@@ -128,8 +128,8 @@ import TestSupport
     // goes as soon as the location request starts, since Retry would do nothing while it runs.
     @Test func givenQueryInFlight_whenGranted_thenDeferredUntilQueryCompletesThenLocatesWithoutTheError() {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
-        _ = StartupMachine.reduce(&state, .statusChecked(.denied))
+        _ = StartupMachine.step(&state, .screenAppeared).effects
+        _ = StartupMachine.step(&state, .statusChecked(.denied)).effects
         step(&state, .statusChanged(.authorizedWhenInUse), effects: []) {
             $0.pendingStatus = .authorizedWhenInUse
         }
@@ -145,7 +145,7 @@ import TestSupport
     // FR-011: iOS returns background → inactive → active; a plain inactive → active does not re-check.
     @Test func givenAppeared_whenSceneReturnsFromBackground_thenStatusRecheckedOnlyThen() {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
+        _ = StartupMachine.step(&state, .screenAppeared).effects
         step(&state, .scenePhaseChanged(.inactive), effects: []) { $0.scenePhase = .inactive }
         step(&state, .scenePhaseChanged(.active), effects: []) { $0.scenePhase = .active }
         step(&state, .scenePhaseChanged(.background), effects: []) {
@@ -162,13 +162,13 @@ import TestSupport
     // FR-013: revoked after the popup was shown this session: no second popup, no location kept.
     @Test func givenPopupShownThenGranted_whenRevoked_thenNoSecondPopupAndLocationDropped() {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
-        _ = StartupMachine.reduce(&state, .statusChecked(.denied))
-        _ = StartupMachine.reduce(&state, .popupCancelTapped)
-        _ = StartupMachine.reduce(&state, .animalsLoaded([]))
-        _ = StartupMachine.reduce(&state, .statusChanged(.authorizedWhenInUse))
-        _ = StartupMachine.reduce(&state, .locationResult(Fixtures.krakow))
-        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        _ = StartupMachine.step(&state, .screenAppeared).effects
+        _ = StartupMachine.step(&state, .statusChecked(.denied)).effects
+        _ = StartupMachine.step(&state, .popupCancelTapped).effects
+        _ = StartupMachine.step(&state, .animalsLoaded([])).effects
+        _ = StartupMachine.step(&state, .statusChanged(.authorizedWhenInUse)).effects
+        _ = StartupMachine.step(&state, .locationResult(Fixtures.krakow)).effects
+        _ = StartupMachine.step(&state, .animalsLoaded(Fixtures.animals)).effects
         step(&state, .statusChanged(.denied), effects: []) {
             $0.permissionStatus = .denied
             $0.currentLocation = nil
@@ -178,9 +178,9 @@ import TestSupport
     // Stray results (late, duplicate) change nothing.
     @Test func givenIdle_whenResultsArriveThatNothingAskedFor_thenIgnored() {
         var state = State()
-        _ = StartupMachine.reduce(&state, .screenAppeared)
-        _ = StartupMachine.reduce(&state, .statusChecked(.denied))
-        _ = StartupMachine.reduce(&state, .animalsLoaded(Fixtures.animals))
+        _ = StartupMachine.step(&state, .screenAppeared).effects
+        _ = StartupMachine.step(&state, .statusChecked(.denied)).effects
+        _ = StartupMachine.step(&state, .animalsLoaded(Fixtures.animals)).effects
         step(&state, .locationResult(Fixtures.warsaw), effects: [])
         step(&state, .animalsLoaded([]), effects: [])
         step(&state, .animalsFailed("late"), effects: [])
