@@ -181,8 +181,8 @@ public enum AppExploration {
         return nil
     }
 
-    /// The status a Settings value sets.
-    private static func status(settingsValue: String) -> LocationPermissionStatus? {
+    /// The status a Settings value sets (as `settingChanged` logs it for Location).
+    static func status(settingsValue: String) -> LocationPermissionStatus? {
         switch settingsValue {
         case "never": .denied
         case "whileUsing": .authorizedWhenInUse

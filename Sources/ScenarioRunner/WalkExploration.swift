@@ -140,7 +140,7 @@ public enum WalkExploration {
                 if alertUp == "health" { sharing = line["choice"] == "allowAll" }
                 alertUp = nil
             case (.device, "settingChanged") where line["setting"] == "Location":
-                if let status = line["value"].flatMap(status(settingsValue:)) { setLocation(status, at: line.atMs) }
+                if let status = line["value"].flatMap(AppExploration.status(settingsValue:)) { setLocation(status, at: line.atMs) }
             case (.device, "settingChanged") where line["setting"]?.hasPrefix("Health: save") == true:
                 sharing = line["value"] == "sharingAuthorized"
             case (.app, "walkStarted"), (.app, "walkRestored"):
@@ -181,16 +181,6 @@ public enum WalkExploration {
         return nil
     }
 
-    /// The status a Settings value sets.
-    private static func status(settingsValue: String) -> LocationPermissionStatus? {
-        switch settingsValue {
-        case "never": .denied
-        case "whileUsing": .authorizedWhenInUse
-        case "always": .authorizedAlways
-        case "askNextTime": .notDetermined
-        default: nil
-        }
-    }
 }
 
 extension LogLine {
