@@ -95,7 +95,6 @@ public struct AppManifest: Sendable, Hashable, Identifiable {
             Feature("go on recording a walk after iOS ends the app", uses: [.always]),
             Feature("pause a walk when the person stops, count its steps", uses: [.motion]),
             Feature("save a walk to Health as a walking workout with its route", uses: [.health]),
-            Feature("paint the town with the walks already in Health", uses: [.health]),
         ],
         healthRequest: .paintMyTown,
         backgroundModes: ["location"]
@@ -127,10 +126,11 @@ extension PlistPermissionScope {
 }
 
 extension HealthAuthorizationRequest {
-    /// What Paint My Town asks for: to save a walk as a workout with its route, distance and steps,
-    /// and to read the walks and routes already saved, to paint the streets they crossed.
+    /// What Paint My Town asks for: to save a walk as a workout with its route, distance and steps.
+    /// It reads nothing: the town is painted from the walks it recorded itself, so asking to read
+    /// Health would be access no feature uses (guideline 5.1.1(iii)).
     public static let paintMyTown = HealthAuthorizationRequest(
         share: [.workout, .workoutRoute, .distanceWalkingRunning, .stepCount],
-        read: [.workout, .workoutRoute]
+        read: []
     )
 }

@@ -50,9 +50,6 @@ public struct HealthAuthorizationRequest: Sendable, Hashable {
         self.read = read
     }
 
-    /// What PetSpot asks for: save walks with their route; read steps and walking distance.
-    public static let petSpot = HealthAuthorizationRequest(
-        share: [.workout, .workoutRoute],
-        read: [.stepCount, .distanceWalkingRunning]
-    )
+    /// Nothing: what an app with no feature that uses Health asks for.
+    public static let nothing = HealthAuthorizationRequest(share: [], read: [])
 }

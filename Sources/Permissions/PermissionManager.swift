@@ -26,7 +26,7 @@ public final class PermissionManager {
         /// The HealthKit types asked for.
         public var healthRequest: HealthAuthorizationRequest
 
-        public init(healthRequest: HealthAuthorizationRequest = .petSpot) {
+        public init(healthRequest: HealthAuthorizationRequest = .nothing) {
             self.healthRequest = healthRequest
         }
     }

@@ -42,7 +42,8 @@ final class DevicePermissionHarness {
             infoPlist: PropertyList(values),
             ledger: ledger,
             settingsOpener: SettingsOpener { [device] in try? device.openSettings() },
-            clock: clock
+            clock: clock,
+            configuration: PermissionManager.Configuration(healthRequest: .readingAndSaving)
         )
     }
 

@@ -29,7 +29,8 @@ final class PermissionHarness {
         health: SimulatedHealth.Setup = .init(),
         infoPlist: PropertyList = .complete,
         appKeys: Set<String>? = nil,
-        ledger: InMemoryPermissionLedger = InMemoryPermissionLedger()
+        ledger: InMemoryPermissionLedger = InMemoryPermissionLedger(),
+        healthRequest: HealthAuthorizationRequest = .readingAndSaving
     ) {
         let keys = appKeys ?? Set(infoPlist.values.keys)
         location = FakeLocationManager(status: locationStatus, servicesEnabled: servicesEnabled)
@@ -57,7 +58,8 @@ final class PermissionHarness {
             infoPlist: infoPlist,
             ledger: ledger,
             settingsOpener: SettingsOpener { [settings] in settings.opened += 1 },
-            clock: clock
+            clock: clock,
+            configuration: PermissionManager.Configuration(healthRequest: healthRequest)
         )
     }
 
@@ -114,4 +116,13 @@ extension PropertyList {
 @MainActor
 final class SettingsSpy: Sendable {
     var opened = 0
+}
+
+extension HealthAuthorizationRequest {
+    /// A request that both reads and saves, so that the tests reach each purpose string's rule.
+    /// Paint My Town itself only saves.
+    static let readingAndSaving = HealthAuthorizationRequest(
+        share: [.workout, .workoutRoute],
+        read: [.stepCount, .distanceWalkingRunning]
+    )
 }

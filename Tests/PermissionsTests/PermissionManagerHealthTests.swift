@@ -108,6 +108,18 @@ import Testing
         #expect(harness.health.requestCount == 0)
     }
 
+    @Test func givenASaveOnlyRequestWithoutTheReadKey_whenRequest_thenTheSheetIsShown() async throws {
+        let harness = PermissionHarness(
+            infoPlist: .complete(without: "NSHealthShareUsageDescription"),
+            healthRequest: .paintMyTown
+        )
+        async let request = try await harness.manager.requestHealth()
+        await harness.health.prompt.waitUntilShown()
+        harness.health.prompt.answer(.turnOnAll)
+        #expect(try await request == .authorized)
+        #expect(harness.health.requestCount == 1)
+    }
+
     @Test func givenBothHealthKeysMissing_whenRequest_thenBothAreNamed() async {
         let harness = PermissionHarness(
             infoPlist: .complete(without: "NSHealthShareUsageDescription", "NSHealthUpdateUsageDescription")
