@@ -19,10 +19,6 @@ public struct AppDependencies {
     /// iOS 18 and later: service sessions and live updates, through which the app then asks instead of
     /// the manager's request calls. Nil on iOS 17.
     public var locationSessions: (any LocationServiceSessions)?
-    /// Motion & Fitness; nil in an app with no feature that uses it.
-    public var motion: (any MotionAuthorizing)?
-    /// HealthKit; nil in an app with no feature that uses it.
-    public var health: (any HealthAuthorizing)?
     /// Where the listing comes from.
     public var pets: any AnimalRepositoryProtocol
     /// Opens the app's page in Settings, for both screens.
@@ -45,8 +41,6 @@ public struct AppDependencies {
     public init(
         locationManager: any LocationManaging,
         locationSessions: (any LocationServiceSessions)? = nil,
-        motion: (any MotionAuthorizing)? = nil,
-        health: (any HealthAuthorizing)? = nil,
         pets: any AnimalRepositoryProtocol,
         settingsOpener: SettingsOpener,
         ledger: any PermissionLedger,
@@ -59,8 +53,6 @@ public struct AppDependencies {
     ) {
         self.locationManager = locationManager
         self.locationSessions = locationSessions
-        self.motion = motion
-        self.health = health
         self.pets = pets
         self.settingsOpener = settingsOpener
         self.ledger = ledger
@@ -93,8 +85,10 @@ extension AppModel {
         )
         let permissions = PermissionManager(
             locationService: location,
-            motion: dependencies.motion,
-            health: dependencies.health,
+            // No feature of PetSpot uses Motion or Health: its permissions screen shows the
+            // location card alone, and the app links neither framework.
+            motion: nil,
+            health: nil,
             infoPlist: dependencies.infoPlist,
             ledger: dependencies.ledger,
             settingsOpener: settingsOpener,

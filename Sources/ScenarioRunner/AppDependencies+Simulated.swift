@@ -29,8 +29,6 @@ extension AppDependencies {
             locationManager: locationManager,
             // Chosen by the device's iOS version, as the iOS app chooses with `#available`.
             locationSessions: device.configuration.supportsServiceSessions ? try device.serviceSessions() : nil,
-            motion: device.motion,
-            health: device.health,
             pets: pets,
             settingsOpener: settingsOpener,
             ledger: ledger,

@@ -27,6 +27,14 @@ public struct Scenario: Sendable, Equatable {
     /// `app`: the adoption app of the specification, or the walking app of the permissions guide.
     public enum App: String, Sendable, Equatable, CaseIterable {
         case petspot, paintmytown
+
+        /// The app's manifest: its name, bundle id and features.
+        public var manifest: AppManifest {
+            switch self {
+            case .petspot: .petSpot
+            case .paintmytown: .paintMyTown
+            }
+        }
     }
 
     /// `device.walk`: the route the person walks once they set off (`startWalk`), at a pace, with the

@@ -173,12 +173,7 @@ public enum FrontApp: Sendable, Equatable {
 
 extension Scenario.App {
     /// The app's bundle identifier, as its manifest (and `App/project.yml`) gives it.
-    public var bundleIdentifier: String {
-        switch self {
-        case .petspot: AppManifest.petSpot.bundleIdentifier
-        case .paintmytown: AppManifest.paintMyTown.bundleIdentifier
-        }
-    }
+    public var bundleIdentifier: String { manifest.bundleIdentifier }
 
     /// The app whose bundle identifier is `bundleIdentifier`, if it is one of the two.
     public init?(bundleIdentifier: String) {

@@ -446,14 +446,8 @@ extension ScenarioRun {
 }
 
 extension Scenario.App {
-    /// What the app asks HealthKit for: its manifest's request. PetSpot's simulated form still asks
-    /// for the types the permissions guide's screen asked for (docs/architecture.md).
-    var healthRequest: HealthAuthorizationRequest {
-        switch self {
-        case .petspot: .petSpot
-        case .paintmytown: AppManifest.paintMyTown.healthRequest ?? .paintMyTown
-        }
-    }
+    /// What the app asks HealthKit for: its manifest's request (PetSpot asks for nothing).
+    var healthRequest: HealthAuthorizationRequest { manifest.healthRequest ?? .nothing }
 }
 
 extension LogLine.AnimalPreview {
@@ -642,6 +636,11 @@ extension ScenarioRun {
             case .motion: .motion
             case .health: .healthKit
             }
+        guard screen.permissions.contains(permission) else {
+            throw StepRefused(
+                description: "\(scenario.app.manifest.displayName)'s permissions screen has no \(name.rawValue) card: no feature of the app uses it"
+            )
+        }
         let card = screen.card(for: permission)
         let offered: Scenario.CardButton? =
             switch card.action {

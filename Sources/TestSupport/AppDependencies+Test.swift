@@ -16,8 +16,6 @@ extension AppDependencies {
         let clock = VirtualClock()
         return AppDependencies(
             locationManager: UnimplementedLocationManager(),
-            motion: UnimplementedMotion(),
-            health: UnimplementedHealth(),
             pets: UnimplementedPets(),
             settingsOpener: SettingsOpener { unimplemented("settingsOpener") },
             ledger: InMemoryPermissionLedger(),
@@ -59,42 +57,6 @@ private final class UnimplementedLocationManager: LocationManaging {
     func stopUpdatingLocation() { unimplemented("locationManager.stopUpdatingLocation()") }
     nonisolated func locationServicesEnabled() async -> Bool {
         unimplemented("locationManager.locationServicesEnabled()")
-        return false
-    }
-}
-
-@MainActor
-private final class UnimplementedMotion: MotionAuthorizing {
-    var isActivityAvailable: Bool {
-        unimplemented("motion.isActivityAvailable")
-        return false
-    }
-    var authorizationStatus: MotionAuthorizationStatus {
-        unimplemented("motion.authorizationStatus")
-        return .notDetermined
-    }
-    func queryActivity(from start: Date, to end: Date) async throws -> Int {
-        unimplemented("motion.queryActivity(from:to:)")
-        return 0
-    }
-}
-
-@MainActor
-private final class UnimplementedHealth: HealthAuthorizing {
-    var isHealthDataAvailable: Bool {
-        unimplemented("health.isHealthDataAvailable")
-        return false
-    }
-    func authorizationStatus(for type: HealthDataType) -> HealthShareStatus {
-        unimplemented("health.authorizationStatus(for:)")
-        return .notDetermined
-    }
-    func requestStatus(toShare share: Set<HealthDataType>, read: Set<HealthDataType>) async throws -> HealthRequestStatus {
-        unimplemented("health.requestStatus(toShare:read:)")
-        return .unknown
-    }
-    func requestAuthorization(toShare share: Set<HealthDataType>, read: Set<HealthDataType>) async throws -> Bool {
-        unimplemented("health.requestAuthorization(toShare:read:)")
         return false
     }
 }

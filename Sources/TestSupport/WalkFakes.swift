@@ -85,12 +85,16 @@ public final class FakeWorkouts: WorkoutSaving {
 }
 
 /// Waits until `condition` holds, woken by every change Observation sees in what it reads; false if
-/// five seconds pass first (a deadline fixed when the wait begins) or the test is cancelled.
+/// 30 seconds pass first (a deadline fixed when the wait begins) or the test is cancelled.
+///
+/// The deadline only ends a wait that would never end; it is long because work that hops off the
+/// main actor (a `nonisolated async` adapter) waits for a thread of the shared pool, which the
+/// whole suite's CPU-bound tests can hold for seconds on a two-core machine.
 @MainActor
 public func waitUntilObserved(_ condition: @escaping @MainActor () -> Bool) async -> Bool {
     let observer = ChangeObserver(condition)
     observer.observe()
-    return await observer.waiters.wait(until: condition, orUntil: Deadline(after: .seconds(5), on: ContinuousClock()))
+    return await observer.waiters.wait(until: condition, orUntil: Deadline(after: .seconds(30), on: ContinuousClock()))
 }
 
 /// Tells waiters of every change to what a condition reads, re-arming after each.

@@ -31,19 +31,6 @@ import TestSupport
         #expect(harness.logs.labels == ["permissions"])
     }
 
-    @Test func givenMotionAllowedInSettings_whenTheAppIsActiveAgain_thenEveryPermissionIsReadAgainAndTheChangeIsSeen() async {
-        let harness = AppHarness(location: .authorizedWhenInUse, motion: .denied)
-        harness.app.launch()
-        harness.motion.setAllowedInSettings(true)
-        #expect(harness.app.state(for: .motion) == .denied)
-
-        harness.app.scenePhaseChanged(to: .active)
-        await harness.events.wait(for: .permissionStateChanged(.motion, .authorized))
-
-        #expect(harness.app.state(for: .motion) == .authorized)
-        #expect(harness.logs.messages.contains("motion permission is now authorized"))
-    }
-
     @Test func givenThePermissionsScreen_whenOpenedAndDoneTapped_thenItClosesAndBothAreEvents() {
         let harness = AppHarness(location: .authorizedWhenInUse)
 
@@ -65,49 +52,33 @@ import TestSupport
         #expect(harness.app.permissionsScreen?.card(for: .location).action == (hasKey ? .allowAlways : PermissionCard.Action.none))
     }
 
-    @Test func givenNoMotionUsageDescription_whenAllowIsTapped_thenTheRequestIsRefusedWithAMessageAndAnEvent() async {
-        let harness = AppHarness(location: .authorizedWhenInUse, motionKey: false)
+    @Test func givenPetSpot_whenThePermissionsScreenOpens_thenItShowsTheLocationCardAlone() {
+        let harness = AppHarness(location: .authorizedWhenInUse)
+
         harness.app.openPermissions()
-        let screen = harness.app.permissionsScreen
-        #expect(screen?.card(for: .motion).action == .allow)
 
-        await screen?.performAction(for: .motion)
-
-        #expect(harness.events.recorded.last == .permissionRequestRefused(.motion, .missingUsageDescription))
-        #expect(screen?.errorMessage?.contains("NSMotionUsageDescription") == true)
-        #expect(harness.motion.queryCount == 0)
+        #expect(harness.app.permissionsScreen?.permissions == [.location])
+        #expect(harness.app.state(for: .motion) == .unavailable)
+        #expect(harness.app.state(for: .healthKit) == .unavailable)
     }
 }
 
-/// An app model over a scriptable location manager, the simulated Motion and HealthKit, and an
-/// in-memory listing, with its events and log lines recorded.
+/// An app model over a scriptable location manager and an in-memory listing, with its events and
+/// log lines recorded.
 @MainActor
 final class AppHarness {
     let location: FakeLocationManager
-    let motion: SimulatedMotion
-    let health: SimulatedHealth
     let app: AppModel
     let events = AppEventRecorder()
     let logs = LogRecorder()
 
-    init(
-        location status: LocationPermissionStatus,
-        motion motionStatus: MotionAuthorizationStatus = .notDetermined,
-        alwaysKey: Bool = true,
-        motionKey: Bool = true
-    ) {
-        var keys: Set<String> = [InfoPlistRequirement.locationWhenInUse.key, InfoPlistRequirement.healthShare.key,
-                                 InfoPlistRequirement.healthUpdate.key]
+    init(location status: LocationPermissionStatus, alwaysKey: Bool = true) {
+        var keys: Set<String> = [InfoPlistRequirement.locationWhenInUse.key]
         if alwaysKey { keys.insert(InfoPlistRequirement.locationAlways.key) }
-        if motionKey { keys.insert(InfoPlistRequirement.motion.key) }
         location = FakeLocationManager(status: status)
         location.send(.authorizationChanged(status, .fullAccuracy))
-        motion = SimulatedMotion(status: motionStatus, hasInfoPlistKey: { keys.contains($0) })
-        health = SimulatedHealth(hasInfoPlistKey: { keys.contains($0) })
         var dependencies = AppDependencies.test
         dependencies.locationManager = location
-        dependencies.motion = motion
-        dependencies.health = health
         dependencies.pets = InMemoryAnimalRepository()
         dependencies.infoPlist = PropertyList(Dictionary(uniqueKeysWithValues: keys.map { ($0, PropertyList.Value.string("Why.")) }))
         dependencies.logger = logs.logger

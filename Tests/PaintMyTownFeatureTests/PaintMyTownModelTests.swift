@@ -15,16 +15,25 @@ import WalkFeature
     let walkLocation = FakeWalkLocation()
     let walkMotion = FakeWalkMotion()
 
-    /// The app on a phone where location is `location` and Motion `motion`, with every key in Info.plist.
-    func app(location: LocationPermissionStatus, motion: MotionAuthorizationStatus = .authorized) -> (PaintMyTownModel, Log) {
+    /// Every usage description Paint My Town's Info.plist holds.
+    static let keys: Set<String> = [
+        "NSLocationWhenInUseUsageDescription", "NSLocationAlwaysAndWhenInUseUsageDescription", "NSMotionUsageDescription",
+        "NSHealthShareUsageDescription", "NSHealthUpdateUsageDescription",
+    ]
+
+    /// The app on a phone where location is `location` and Motion `motion`, with `keys` in Info.plist.
+    func app(
+        location: LocationPermissionStatus,
+        motion: MotionAuthorizationStatus = .authorized,
+        keys: Set<String> = Self.keys,
+        motionAdapter: SimulatedMotion? = nil
+    ) -> (PaintMyTownModel, Log) {
         let manager = FakeLocationManager(status: location, servicesEnabled: true)
-        let keys: Set<String> = [
-            "NSLocationWhenInUseUsageDescription", "NSLocationAlwaysAndWhenInUseUsageDescription", "NSMotionUsageDescription",
-            "NSHealthShareUsageDescription", "NSHealthUpdateUsageDescription",
-        ]
         let model = PaintMyTownModel(PaintMyTownDependencies(
             locationManager: manager,
-            motion: SimulatedMotion(hasMotionCoprocessor: true, fitnessTrackingEnabled: true, status: motion, hasInfoPlistKey: { keys.contains($0) }),
+            motion: motionAdapter ?? SimulatedMotion(
+                hasMotionCoprocessor: true, fitnessTrackingEnabled: true, status: motion, hasInfoPlistKey: { keys.contains($0) }
+            ),
             health: SimulatedHealth(
                 isHealthDataAvailable: true, hasHealthKitEntitlement: true, shareStatus: [:], readAllowed: [:],
                 hasInfoPlistKey: { keys.contains($0) }
@@ -80,6 +89,33 @@ import WalkFeature
         #expect(app.walkRefusal == .locationNotAuthorized)
         #expect(walkLocation.activities.isEmpty)
         #expect(app.walk.state.phase == .ready)
+    }
+
+    @Test func givenMotionAllowedInSettings_whenTheAppIsActiveAgain_thenEveryPermissionIsReadAgain() async {
+        storage.onboardingCompleted = true
+        let motion = SimulatedMotion(status: .denied, hasInfoPlistKey: { Self.keys.contains($0) })
+        let (app, _) = app(location: .authorizedWhenInUse, motionAdapter: motion)
+        app.launch()
+        #expect(await waitUntilObserved { app.permissions.state(for: .motion) == .denied })
+        motion.setAllowedInSettings(true)
+
+        app.scenePhaseChanged(to: .active)
+
+        #expect(await waitUntilObserved { app.permissions.state(for: .motion) == .authorized })
+    }
+
+    @Test func givenNoMotionUsageDescription_whenTheCardIsTapped_thenTheRequestIsRefusedNamingTheKey() async throws {
+        let (app, log) = app(
+            location: .authorizedWhenInUse, motion: .notDetermined, keys: Self.keys.subtracting(["NSMotionUsageDescription"])
+        )
+        app.launch()
+        let screen = try #require(app.permissionsScreen)
+        #expect(screen.card(for: .motion).action == .allow)
+
+        await screen.performAction(for: .motion)
+
+        #expect(log.events.last == .app(.permissionRequestRefused(.motion, .missingUsageDescription)))
+        #expect(screen.errorMessage?.contains("NSMotionUsageDescription") == true)
     }
 
     @Test func givenTheOnboardingIsUp_whenStartIsTapped_thenNoWalk() {

@@ -40,10 +40,27 @@ import Testing
         #expect(run.standardOutput.contains("permissionsScreenShown"))
     }
 
+    @Test func givenPetSpot_whenItsMotionCardIsTapped_thenExit2SayingPetSpotHasNone() async throws {
+        let file = try write("""
+            {"name": "motion in PetSpot", "device": {"authorization": "authorizedWhenInUse"},
+             "steps": [{"atMs": 0, "action": "launch"}, {"atMs": 2000, "action": "openPermissions"},
+                       {"atMs": 3000, "action": "tapPermission", "permission": "motion", "button": "learnMore"}]}
+            """)
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        let run = try await PetspotProcess.run(["run", "--scenario", file.path])
+
+        #expect(run.status == 2)
+        #expect(run.standardError.contains(
+            "$.steps[2] (tapPermission at 3000 ms): PetSpot's permissions screen has no motion card: no feature of the app uses it"
+        ))
+    }
+
     @Test func givenNoMotionUsageDescription_whenAllowIsTapped_thenTheRequestIsRefusedAndNothingCrashes() async throws {
         let file = try write("""
-            {"name": "no motion key", "device": {"authorization": "authorizedWhenInUse", "infoPlistHasMotionKey": false},
-             "steps": [{"atMs": 0, "action": "launch"}, {"atMs": 2000, "action": "openPermissions"},
+            {"name": "no motion key", "app": "paintmytown",
+             "device": {"authorization": "authorizedWhenInUse", "infoPlistHasMotionKey": false},
+             "steps": [{"atMs": 0, "action": "launch"},
                        {"atMs": 3000, "action": "tapPermission", "permission": "motion", "button": "allow"}]}
             """)
         defer { try? FileManager.default.removeItem(at: file) }

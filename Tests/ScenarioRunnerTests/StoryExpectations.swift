@@ -30,8 +30,6 @@ struct StoryExpectation {
         "edge-server-unreachable-retry": .init(finalListingWithLocation: true, popups: 0, failedQueries: 1),
         "one-app-grant-on-permissions-screen": .init(
             finalListingWithLocation: true, popups: 0, systemAlerts: 2, permissionStates: ["location": "authorized"]),
-        "permissions-motion-prompt-left": .init(
-            finalListingWithLocation: true, popups: 0, systemAlerts: 2, permissionStates: ["motion": "authorized"]),
         "us1-1-granted-while-using": .init(finalListingWithLocation: true, popups: 0),
         "us1-2-granted-always": .init(finalListingWithLocation: true, popups: 0),
         "us1-3-fresh-cached-fix": .init(finalListingWithLocation: true, popups: 0),
@@ -89,6 +87,9 @@ struct WalkStoryExpectation {
         "guide-5-grant-later": .init(
             systemAlerts: 0, permissionStates: ["location": "authorized", "motion": "authorized", "health": "authorized"],
             autoPause: true),
+        "permissions-motion-prompt-left": .init(
+            systemAlerts: 2, permissionStates: ["motion": "authorized", "health": "authorized"], autoPause: true,
+            pauses: ["stationary"]),
         "walk-1-every-permission": .init(
             systemAlerts: 0, permissionStates: ["health": "authorized"], autoPause: true, pauses: ["stationary"]),
         "walk-2-without-motion": .init(

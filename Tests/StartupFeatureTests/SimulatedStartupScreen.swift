@@ -41,8 +41,6 @@ final class SimulatedStartupScreen {
         let epoch = device.configuration.epoch
         var dependencies = AppDependencies.test
         dependencies.locationManager = try device.launch()
-        dependencies.motion = device.motion
-        dependencies.health = device.health
         dependencies.pets = repository
         dependencies.clock = clock
         dependencies.now = { epoch }

@@ -39,8 +39,6 @@ final class StartupScreen {
         dependencies.clock = clock
         dependencies.locationManager = location
         dependencies.pets = repository
-        dependencies.motion = SimulatedMotion(status: .notDetermined, hasInfoPlistKey: { _ in true })
-        dependencies.health = SimulatedHealth(hasInfoPlistKey: { _ in true })
         // The fixtures' fixes are all taken at one moment: the app's present.
         dependencies.now = { Fixtures.warsaw.timestamp }
         var opened: (@MainActor () -> Void)?
