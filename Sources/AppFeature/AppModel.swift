@@ -174,6 +174,7 @@ public final class AppModel {
                 manager: permissions,
                 permissions: permissions.permissions,
                 offersAlwaysLocation: offersAlwaysLocation,
+                texts: .petSpot,
                 localizer: startup.localizer,
                 onComplete: { [weak self] in self?.closePermissions() }
             )

@@ -16,7 +16,7 @@
             NavigationStack {
                 ScrollView {
                     VStack(alignment: .leading, spacing: 16) {
-                        Text(verbatim: PermissionsL10n.intro(model.localizer))
+                        Text(verbatim: model.texts.intro(model.localizer))
                             .font(.subheadline)
                             .foregroundStyle(.secondary)
                         ForEach(model.cards) { card in
@@ -34,7 +34,7 @@
                         }
                         Button(PermissionsL10n.doneButton(model.localizer)) { model.finish() }
                             .disabled(!model.canContinue)
-                            .accessibilityHint(PermissionsL10n.doneHint(model.localizer))
+                            .accessibilityHint(model.texts.doneHint(model.localizer))
                             .accessibilityIdentifier(PermissionsAccessibilityIdentifiers.done)
                     }
                     .padding()

@@ -212,6 +212,7 @@ public final class PaintMyTownModel {
                 manager: permissions,
                 permissions: permissions.permissions,
                 offersAlwaysLocation: offersAlwaysLocation,
+                texts: .paintMyTown,
                 localizer: localizer,
                 onComplete: { [weak self] in self?.closePermissions() }
             )

@@ -22,7 +22,7 @@ public struct PermissionCard: Sendable, Equatable, Identifiable {
     public var isBusy: Bool
     /// The permission's name.
     public var title: String
-    /// Why PetSpot asks.
+    /// Why the app asks, in its own words.
     public var rationale: String
     /// The state in words.
     public var statusText: String
@@ -47,6 +47,7 @@ public struct PermissionCard: Sendable, Equatable, Identifiable {
         isBusy: Bool,
         locationStatus: LocationPermissionStatus,
         locationServicesEnabled: Bool,
+        texts: PermissionTexts,
         localizer: Localizer = .system
     ) {
         self.permission = permission
@@ -55,7 +56,7 @@ public struct PermissionCard: Sendable, Equatable, Identifiable {
         self.isBusy = isBusy
         let name = permission.title(localizer)
         title = name
-        rationale = permission.rationale(localizer)
+        rationale = texts.rationale(permission, localizer)
         statusText = Self.statusText(
             for: permission,
             state: state,
@@ -71,9 +72,12 @@ public struct PermissionCard: Sendable, Equatable, Identifiable {
             case .none: nil
             }
         actionTitle = button.map { PermissionsL10n.text($0.title, localizer) }
-        actionHint = button.map { PermissionsL10n.text($0.hint, localizer, name) }
+        actionHint = button.map { button in
+            // The hints that name the app are the app's; "asks iOS for %@" is everyone's.
+            texts.has(button.hint) ? texts.text(button.hint, localizer, name) : PermissionsL10n.text(button.hint, localizer, name)
+        }
         learnMoreTitle = PermissionsL10n.text("learn_more_button", localizer)
-        learnMoreHint = PermissionsL10n.text("learn_more_hint", localizer, name)
+        learnMoreHint = texts.text("learn_more_hint", localizer, name)
         busyLabel = PermissionsL10n.text("action_in_progress", localizer)
     }
 

@@ -12,13 +12,13 @@ public struct PermissionDetailContent: Sendable, Equatable {
     /// "Done", and its VoiceOver hint (back to the permission cards).
     public var doneButton: String
     public var doneHint: String
-    /// For HealthKit: one line per type the app saves, with its write status. Reading is never listed
-    /// as allowed or denied, because iOS does not reveal it.
+    /// For HealthKit: one line per type the app saves, with its write status. Nothing is said of
+    /// reading: the apps read nothing from Health, and iOS would not tell them whether they may.
     public var healthLines: [String]
 
-    init(card: PermissionCard, health: HealthAuthorization, localizer: Localizer) {
+    init(card: PermissionCard, health: HealthAuthorization, texts: PermissionTexts, localizer: Localizer) {
         self.card = card
-        self.details = card.permission.details(localizer)
+        self.details = texts.details(card.permission, localizer)
         whatWeDoHeading = PermissionsL10n.whatWeDoHeading(localizer)
         whatWeDoNotDoHeading = PermissionsL10n.whatWeDoNotDoHeading(localizer)
         privacyHeading = PermissionsL10n.privacyHeading(localizer)
@@ -28,7 +28,7 @@ public struct PermissionDetailContent: Sendable, Equatable {
             healthLines = []
             return
         }
-        var lines = health.writeStatus.keys.sorted().map { type -> String in
+        healthLines = health.writeStatus.keys.sorted().map { type -> String in
             let key =
                 switch health.writeStatus[type] ?? .notDetermined {
                 case .sharingAuthorized: "health_line_saving_allowed"
@@ -37,7 +37,5 @@ public struct PermissionDetailContent: Sendable, Equatable {
                 }
             return PermissionsL10n.text(key, localizer, PermissionsL10n.name(of: type, localizer))
         }
-        lines.append(PermissionsL10n.text("health_line_reading", localizer))
-        healthLines = lines
     }
 }

@@ -2,7 +2,8 @@ import DeviceInterfaces
 import Foundation
 import Localization
 
-/// The permissions screen's texts: `Localizable.strings` of this module, in every ``AppLanguage``.
+/// The permissions screen's shared texts: `Localizable.strings` of this module, in every
+/// ``AppLanguage``. What each app says in its own words is its ``PermissionTexts``.
 public enum PermissionsL10n {
     /// This module's table.
     public static let table = StringTable(name: "Localizable", bundle: .module)
@@ -13,11 +14,8 @@ public enum PermissionsL10n {
 
     /// The screen's title.
     public static func title(_ localizer: Localizer = .system) -> String { text("permissions_title", localizer) }
-    /// The line above the cards.
-    public static func intro(_ localizer: Localizer = .system) -> String { text("permissions_intro", localizer) }
-    /// "Done", and its VoiceOver hint.
+    /// "Done" (its VoiceOver hint is the app's: ``PermissionTexts/doneHint(_:)``).
     public static func doneButton(_ localizer: Localizer = .system) -> String { text("permissions_done_button", localizer) }
-    public static func doneHint(_ localizer: Localizer = .system) -> String { text("permissions_done_hint", localizer) }
     /// The VoiceOver hint of the Done button of a permission's details, which returns to the cards.
     public static func detailDoneHint(_ localizer: Localizer = .system) -> String { text("detail_done_hint", localizer) }
     /// The detail's three headings.
@@ -53,35 +51,14 @@ extension Permission {
     public func title(_ localizer: Localizer = .system) -> String {
         PermissionsL10n.text("permission_\(keyPrefix)_title", localizer)
     }
-
-    /// One line on the card that says why PetSpot asks.
-    public func rationale(_ localizer: Localizer = .system) -> String {
-        PermissionsL10n.text("permission_\(keyPrefix)_rationale", localizer)
-    }
-
-    /// What "Learn more" shows: what we do, what we don't do, and how the data is treated.
-    public func details(_ localizer: Localizer = .system) -> PermissionDetails {
-        let (doCount, doNotCount) =
-            switch self {
-            case .location: (3, 3)
-            case .motion: (2, 2)
-            case .healthKit: (2, 3)
-            }
-        return PermissionDetails(
-            whatWeDo: (1...doCount).map { PermissionsL10n.text("\(keyPrefix)_do_\($0)", localizer) },
-            whatWeDoNotDo: (1...doNotCount).map { PermissionsL10n.text("\(keyPrefix)_do_not_\($0)", localizer) },
-            privacy: PermissionsL10n.text("\(keyPrefix)_privacy", localizer)
-        )
-    }
 }
 
 extension PermissionRequestError {
-    /// What the permissions screen says about the error, in `localizer`'s language.
-    public func message(_ localizer: Localizer = .system) -> String {
+    /// What the permissions screen says about the error, in `localizer`'s language and the app's words.
+    public func message(_ texts: PermissionTexts, _ localizer: Localizer = .system) -> String {
         switch self {
         case .missingUsageDescription(let permission, let keys):
-            PermissionsL10n.text(
-                "error_missing_usage_description", localizer, permission.title(localizer), keys.joined(separator: ", "))
+            texts.text("error_missing_usage_description", localizer, permission.title(localizer), keys.joined(separator: ", "))
         case .systemError(let permission, let message):
             PermissionsL10n.text("error_system", localizer, permission.title(localizer), message)
         }

@@ -44,7 +44,7 @@ public final class PermissionsScreenModel {
         set { newValue.map(learnMore) ?? closeDetail() }
     }
     /// A message about the last failed request, naming what was wrong.
-    public var errorMessage: String? { state.refusal?.message(localizer) }
+    public var errorMessage: String? { state.refusal?.message(texts, localizer) }
     /// The outcome of the last Always request, for a one-line note under the location card.
     public var lastAlwaysOutcome: LocationAlwaysOutcome? { state.lastAlwaysOutcome }
     /// Whether ``finish()`` already ran.
@@ -52,6 +52,8 @@ public final class PermissionsScreenModel {
 
     /// The language and locale of every text the screen shows.
     public let localizer: Localizer
+    /// The app's own words: why it asks, what it does with each permission.
+    public let texts: PermissionTexts
 
     @ObservationIgnored public let manager: PermissionManager
     @ObservationIgnored private let onComplete: @MainActor () -> Void
@@ -64,16 +66,19 @@ public final class PermissionsScreenModel {
     }()
 
     /// - Parameters:
+    ///   - texts: the app's own words (a table has texts only for the permissions its app uses).
     ///   - localizer: the language and locale of the screen's texts; the device's by default.
     ///   - onComplete: called once, when the person taps Done.
     public init(
         manager: PermissionManager,
         permissions: [Permission] = Permission.allCases,
         offersAlwaysLocation: Bool = false,
+        texts: PermissionTexts,
         localizer: Localizer = .system,
         onComplete: @escaping @MainActor () -> Void
     ) {
         self.manager = manager
+        self.texts = texts
         self.localizer = localizer
         self.permissions = permissions
         self.offersAlwaysLocation = offersAlwaysLocation
@@ -93,6 +98,7 @@ public final class PermissionsScreenModel {
             isBusy: manager.requestsInFlight.contains(permission),
             locationStatus: manager.locationStatus,
             locationServicesEnabled: manager.locationServicesEnabled,
+            texts: texts,
             localizer: localizer
         )
     }
@@ -104,7 +110,7 @@ public final class PermissionsScreenModel {
 
     /// The "Learn more" content of one permission: its card, what we do and don't do, privacy.
     public func detail(for permission: Permission) -> PermissionDetailContent {
-        PermissionDetailContent(card: card(for: permission), health: manager.health, localizer: localizer)
+        PermissionDetailContent(card: card(for: permission), health: manager.health, texts: texts, localizer: localizer)
     }
 
     /// Whether Done is enabled: no request is under way.

@@ -255,7 +255,7 @@ enum AccessibilityTree {
         }
         var elements: [AccessibilityElement] = [
             AccessibilityElement(.navigationBar, label: PermissionsL10n.title(localizer)),
-            .text(PermissionsL10n.intro(localizer)),
+            .text(screen.texts.intro(localizer)),
         ]
         for card in screen.cards {
             let name = Scenario.PermissionName(card.permission)

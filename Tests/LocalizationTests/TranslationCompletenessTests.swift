@@ -63,6 +63,8 @@ import Testing
             "Sources/StartupFeature/Resources/*.lproj/Localizable.strings",
             "Sources/StartupFeature/Resources/*.lproj/Localizable.stringsdict",
             "Sources/Permissions/Resources/*.lproj/Localizable.strings",
+            "Sources/Permissions/Resources/*.lproj/PetSpot.strings",
+            "Sources/Permissions/Resources/*.lproj/PaintMyTown.strings",
             "Sources/ScenarioRunner/Resources/*.lproj/Storyboard.strings",
             "Sources/ScenarioRunner/Resources/*.lproj/Storyboard.stringsdict",
             "App/PetSpot/*.lproj/InfoPlist.strings",

@@ -6,26 +6,59 @@ import PetSpotDomain
 import Testing
 
 @Suite struct PermissionTests {
-    @Test(arguments: Permission.allCases, AppLanguage.allCases)
-    func givenPermission_whenDescribedInALanguage_thenEveryTextIsThatLanguagesOwn(permission: Permission, language: AppLanguage) {
-        func texts(_ localizer: Localizer) -> [String] {
-            [permission.title(localizer), permission.rationale(localizer)]
-                + permission.details(localizer).whatWeDo + permission.details(localizer).whatWeDoNotDo
-                + [permission.details(localizer).privacy]
-        }
-        let localizer = Localizer(language: language, locale: Locale(identifier: language.rawValue))
-        #expect(!permission.symbolName.isEmpty)
-        #expect(PermissionsL10n.table.missingKeys(language) == [])
-        #expect(permission.details(localizer).whatWeDo.count >= 2)
-        #expect(permission.details(localizer).whatWeDoNotDo.count >= 2)
-        for (text, english) in zip(texts(localizer), texts(.english)) {
-            #expect(!text.isEmpty)
-            // German iOS keeps the Health app's English name: the card is "Apple Health" there too.
-            let sameWordOnPurpose = language == .german && english == permission.title(.english) && permission == .healthKit
-            if language != .english && !sameWordOnPurpose {
-                #expect(text != english, "\(language.rawValue) shows English: \(text)")
+    /// Each app's own words, and the permissions it has a card for.
+    static let apps: [(name: String, texts: PermissionTexts, permissions: [Permission])] = [
+        ("PetSpot", .petSpot, [.location]),
+        ("Paint My Town", .paintMyTown, [.location, .motion, .healthKit]),
+    ]
+
+    @Test(arguments: [0, 1], AppLanguage.allCases)
+    func givenAnAppsCards_whenDescribedInALanguage_thenEveryTextIsThatLanguagesOwn(app: Int, language: AppLanguage) {
+        let (_, appTexts, permissions) = Self.apps[app]
+        for permission in permissions {
+            func texts(_ localizer: Localizer) -> [String] {
+                let details = appTexts.details(permission, localizer)
+                return [permission.title(localizer), appTexts.rationale(permission, localizer)]
+                    + details.whatWeDo + details.whatWeDoNotDo + [details.privacy]
+            }
+            let localizer = Localizer(language: language, locale: Locale(identifier: language.rawValue))
+            #expect(!permission.symbolName.isEmpty)
+            #expect(PermissionsL10n.table.missingKeys(language) == [])
+            #expect(appTexts.details(permission, localizer).whatWeDo.count >= 2)
+            #expect(appTexts.details(permission, localizer).whatWeDoNotDo.count >= 2)
+            #expect(texts(localizer).count == texts(.english).count)
+            for (text, english) in zip(texts(localizer), texts(.english)) {
+                #expect(!text.isEmpty)
+                // German iOS keeps the Health app's English name: the card is "Apple Health" there too.
+                let sameWordOnPurpose = language == .german && english == permission.title(.english) && permission == .healthKit
+                if language != .english && !sameWordOnPurpose {
+                    #expect(text != english, "\(language.rawValue) shows English: \(text)")
+                }
             }
         }
+    }
+
+    @Test(arguments: [0, 1])
+    func givenAnAppsTexts_whenRead_thenTheyDescribeItsOwnPermissionsInItsOwnName(app: Int) {
+        let (name, texts, permissions) = Self.apps[app]
+        let other = Self.apps[1 - app].name
+        for permission in Permission.allCases {
+            let rationale = texts.rationale(permission, .english)
+            // A key the table lacks shows as the key itself: only the app's own permissions have texts.
+            #expect(rationale.hasSuffix("_rationale") != permissions.contains(permission), "\(name): \(rationale)")
+        }
+        for permission in permissions {
+            let details = texts.details(permission, .english)
+            let all = [texts.intro(.english), texts.doneHint(.english), texts.rationale(permission, .english), details.privacy]
+                + details.whatWeDo + details.whatWeDoNotDo
+            #expect(!all.contains { $0.contains(other) }, "\(name) speaks of \(other)")
+        }
+        let card = PermissionCard(
+            permission: .location, state: .denied, action: .openSettings, isBusy: false,
+            locationStatus: .denied, locationServicesEnabled: true, texts: texts, localizer: .english
+        )
+        #expect(card.actionHint == "Opens \(name)'s page in Settings, where you can change Location.")
+        #expect(card.learnMoreHint == "Explains what \(name) does with Location.")
     }
 
     /// Human Interface Guidelines, Privacy: the one button of a screen shown before iOS's alert is
@@ -36,7 +69,7 @@ import Testing
         func title(_ action: PermissionCard.Action) -> String? {
             PermissionCard(
                 permission: .location, state: .notDetermined, action: action, isBusy: false,
-                locationStatus: .notDetermined, locationServicesEnabled: true, localizer: localizer
+                locationStatus: .notDetermined, locationServicesEnabled: true, texts: .paintMyTown, localizer: localizer
             ).actionTitle
         }
         // The language's own words for allowing, as iOS's alerts and the cards used to say them.
@@ -59,10 +92,10 @@ import Testing
 
     @Test func givenGermanOrFrenchScreen_whenMotionIsDescribed_thenSettingsHasItsLocalName() {
         let german = Localizer(language: .german, locale: Locale(identifier: "de_DE"))
-        #expect(Permission.motion.details(german).privacy.contains("Einstellungen"))
+        #expect(PermissionTexts.paintMyTown.details(.motion, german).privacy.contains("Einstellungen"))
         let french = Localizer(language: .french, locale: Locale(identifier: "fr_FR"))
-        #expect(Permission.motion.details(french).privacy.contains("Réglages"))
-        #expect(Permission.motion.details(.english).privacy.contains("Settings › Privacy & Security › Motion & Fitness"))
+        #expect(PermissionTexts.paintMyTown.details(.motion, french).privacy.contains("Réglages"))
+        #expect(PermissionTexts.paintMyTown.details(.motion, .english).privacy.contains("Settings › Privacy & Security › Motion & Fitness"))
     }
 
     @Test func givenEachPermission_whenAskedForRequirements_thenTheIssueKeysAreListed() {
@@ -82,8 +115,8 @@ import Testing
         #expect(crashing == ["NSMotionUsageDescription", "NSHealthShareUsageDescription", "NSHealthUpdateUsageDescription"])
     }
 
-    @Test func givenHealthReadingDescription_whenShown_thenItNeverClaimsToKnowTheReadAnswer() {
-        #expect(Permission.healthKit.details(.english).privacy.contains("does not tell"))
+    @Test func givenPaintMyTownsHealthDetails_whenShown_thenTheySayItReadsNothing() {
+        #expect(PermissionTexts.paintMyTown.details(.healthKit, .english).whatWeDoNotDo.contains("Read anything from Health."))
     }
 
     @Test func givenScopeList_whenParsed_thenKnownNamesAreAcceptedAndUnknownNamed() throws {

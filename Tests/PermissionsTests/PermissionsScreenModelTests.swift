@@ -13,7 +13,10 @@ import Testing
         offersAlwaysLocation: Bool = false,
         onComplete: @escaping @MainActor () -> Void = {}
     ) -> PermissionsScreenModel {
-        PermissionsScreenModel(manager: harness.manager, offersAlwaysLocation: offersAlwaysLocation, localizer: .english, onComplete: onComplete)
+        PermissionsScreenModel(
+            manager: harness.manager, offersAlwaysLocation: offersAlwaysLocation, texts: .paintMyTown, localizer: .english,
+            onComplete: onComplete
+        )
     }
 
     @Test func givenNothingAsked_whenScreenAppears_thenEveryCardOffersAllowWithItsTexts() async {
@@ -145,7 +148,7 @@ import Testing
         let screen = model(PermissionHarness())
         screen.learnMore(.motion)
         #expect(screen.detail?.doneHint == "Closes these details and returns to the permissions.")
-        #expect(screen.detail?.doneHint != PermissionsL10n.doneHint(.english))
+        #expect(screen.detail?.doneHint != screen.texts.doneHint(.english))
     }
 
     @Test func givenHealthAnswered_whenDetailShown_thenSavingPerTypeAndNoClaimAboutReading() async {
@@ -159,8 +162,9 @@ import Testing
         let lines = screen.detail?.healthLines ?? []
         #expect(lines.contains("Workouts: saving allowed"))
         #expect(lines.contains("Workout routes: saving not allowed"))
-        #expect(lines.contains { $0.hasPrefix("Reading: iOS does not tell apps") })
-        #expect(!lines.contains { $0.contains("Steps") })
+        // Only the types saved have a line: reading is never claimed either way.
+        #expect(lines.count == 2)
+        #expect(!lines.contains { $0.contains("Steps") || $0.contains("Read") })
         #expect(screen.card(for: .healthKit).statusText == "Saving allowed")
     }
 
