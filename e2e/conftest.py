@@ -60,6 +60,21 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+# What the identifier check needs to know of this run: which scenarios were left out, and how each
+# that ran ended (tests/test_identifiers.py).
+DESELECTED = []
+OUTCOMES = {}
+
+
+def pytest_deselected(items):
+    DESELECTED.extend(item.nodeid for item in items)
+
+
+def pytest_runtest_logreport(report):
+    if report.when == "call" or report.outcome != "passed":
+        OUTCOMES[report.nodeid] = report.outcome
+
+
 class Phone:
     """The session, its capabilities until it starts, and the screens."""
 

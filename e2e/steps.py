@@ -222,6 +222,16 @@ def closes_permissions(phone):
     phone.permissions_screen.done()
 
 
+@when(parsers.parse("user opens \"Learn more\" of the {permission} card"))
+def opens_details(phone, permission):
+    phone.permissions_screen.open_details(permission)
+
+
+@when("user closes the details")
+def closes_details(phone):
+    phone.permissions_screen.close_details()
+
+
 # Then: what the person sees.
 
 
@@ -310,6 +320,19 @@ def card_offers(phone, permission, label):
     assert phone.permissions_screen.action_label(permission) == label
 
 
+@then(parsers.parse('the details offer "{label}"'))
+def details_offer(phone, label):
+    shown = phone.permissions_screen.details_action_label()
+    assert shown == label, f"the details offer {shown!r}, not {label!r}"
+
+
+@then(parsers.parse('the permissions screen says {key} is missing and nothing crashed'))
+def says_key_missing(phone, key):
+    error = phone.permissions_screen.error()
+    assert key in error, f"the error line says {error!r}"
+    assert phone.app_state() == 4, "the app is no longer running in the foreground"
+
+
 # Paint My Town: its onboarding and the walk.
 
 # 1 km due north from central Warsaw, walked at 1.4 m/s once the person taps Start (only the
@@ -353,6 +376,12 @@ def paint_my_town_no_health(phone):
     install_paint_my_town(phone, location="inuse", motion="yes", health="no")
 
 
+@given("Paint My Town is installed without a Motion purpose string")
+def paint_my_town_without_motion_key(phone):
+    install_paint_my_town(phone, location="inuse", motion="unset", health="unset")
+    phone.device["infoPlistHasMotionKey"] = False
+
+
 @when("Paint My Town opens on its onboarding")
 def opens_on_onboarding(phone):
     phone.launch()
@@ -362,6 +391,17 @@ def opens_on_onboarding(phone):
 @when("user finishes the onboarding")
 def finishes_onboarding(phone):
     phone.permissions_screen.done()
+    phone.walk.wait_until_showing()
+
+
+@when("user opens the permissions from the walk screen")
+def opens_permissions_from_walk(phone):
+    phone.walk.open_permissions()
+    phone.permissions_screen.wait_until_showing()
+
+
+@then("the walk screen shows")
+def walk_screen_shows(phone):
     phone.walk.wait_until_showing()
 
 

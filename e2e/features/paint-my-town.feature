@@ -67,3 +67,34 @@ Feature: Paint My Town's onboarding
     When user taps the location card's "Settings"
     And user allows location in Settings and returns to the app
     Then the location card says "While using the app"
+
+  Scenario Outline: Learn more explains each card before anything is asked
+    Given Paint My Town is installed and nothing was asked
+    When Paint My Town opens on its onboarding
+    And user opens "Learn more" of the <permission> card
+    Then the details offer "Continue"
+    When user closes the details
+    Then the <permission> card says "Not asked yet"
+
+    Examples:
+      | permission |
+      | location   |
+      | motion     |
+      | healthKit  |
+
+  Scenario: The walk screen's Permissions button brings the cards back
+    Given Paint My Town is installed with every permission allowed
+    When Paint My Town opens on its onboarding
+    And user finishes the onboarding
+    And user opens the permissions from the walk screen
+    Then the motion card says "Allowed"
+    When user closes the permissions screen
+    Then the walk screen shows
+
+  @simulated
+  Scenario: A missing purpose string is said on the screen, and the app goes on
+    Given Paint My Town is installed without a Motion purpose string
+    When Paint My Town opens on its onboarding
+    And user taps the motion card's "Continue"
+    Then the permissions screen says NSMotionUsageDescription is missing and nothing crashed
+    And the motion card says "Not asked yet"

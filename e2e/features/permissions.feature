@@ -23,3 +23,13 @@ Feature: The permissions screen
     When user taps the location card's "Settings"
     And user allows location in Settings and returns to the app
     Then the location card says "While using the app"
+
+  Scenario: Learn more explains the location card and offers what the card offers
+    Given user hasn't been asked about location permissions (notDetermined status)
+    When startup screen appears
+    And user taps "Don't Allow"
+    And user opens the permissions screen
+    And user opens "Learn more" of the location card
+    Then the details offer "Settings"
+    When user closes the details
+    Then the location card says "Not allowed"

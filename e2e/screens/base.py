@@ -8,6 +8,10 @@ from selenium.webdriver.support.ui import WebDriverWait
 DEFAULT_TIMEOUT = 15.0
 POLL = 0.1
 
+# Every accessibility id a screen object found in the app's element tree during this run: the
+# identifier check (tests/test_identifiers.py) asks that each id a screen object names was found.
+FOUND_IDENTIFIERS = set()
+
 
 class Screen:
     def __init__(self, driver, timeout=DEFAULT_TIMEOUT):
@@ -17,9 +21,11 @@ class Screen:
     def find(self, identifier):
         """The element with this accessibility id, or None when the screen does not show it."""
         try:
-            return self.driver.find_element(AppiumBy.ACCESSIBILITY_ID, identifier)
+            element = self.driver.find_element(AppiumBy.ACCESSIBILITY_ID, identifier)
         except NoSuchElementException:
             return None
+        FOUND_IDENTIFIERS.add(identifier)
+        return element
 
     def is_shown(self, identifier):
         element = self.find(identifier)

@@ -54,6 +54,24 @@ class PermissionsScreen(Screen):
     def tap_action(self, permission):
         self.tap(self.action_id(permission))
 
+    def error(self):
+        """The line under the cards about the last request that could not be made."""
+        return self.wait_for(self.ERROR).text
+
+    # "Learn more": the details of one card, over the cards.
+
+    def open_details(self, permission):
+        self.tap(self.learn_more_id(permission))
+        self.wait_for(self.DETAIL_DONE)
+
+    def details_action_label(self):
+        element = self.find(self.DETAIL_ACTION)
+        return element.get_attribute("label") if element is not None else None
+
+    def close_details(self):
+        self.tap(self.DETAIL_DONE)
+        self.wait_until_gone(self.DETAIL_DONE)
+
     def done(self):
         self.wait(lambda: (self.find(self.DONE) or False) and self.find(self.DONE).is_enabled(), "Done stayed disabled")
         self.tap(self.DONE)

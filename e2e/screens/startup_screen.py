@@ -3,7 +3,7 @@
 from appium.webdriver.common.appiumby import AppiumBy
 from selenium.common.exceptions import TimeoutException
 
-from .base import Screen
+from .base import FOUND_IDENTIFIERS, Screen
 
 
 class StartupScreen(Screen):
@@ -15,8 +15,6 @@ class StartupScreen(Screen):
     CANCEL = "startup.permissionPopup.cancel"
     # The listing and its states.
     LIST = "startup.animalList"
-    LOADING = "startup.animalList.loading"
-    EMPTY = "startup.animalList.empty"
     ERROR = "startup.animalList.error"
     RETRY = "startup.animalList.retry"
     NOTHING_NEARBY = "startup.animalList.nothingNearby"
@@ -25,12 +23,9 @@ class StartupScreen(Screen):
     ROW_PREFIX = "startup.animalList.row."
 
     IDENTIFIERS = [
-        POPUP, POPUP_TITLE, POPUP_MESSAGE, GO_TO_SETTINGS, CANCEL, LIST, LOADING, EMPTY, ERROR, RETRY,
+        POPUP, POPUP_TITLE, POPUP_MESSAGE, GO_TO_SETTINGS, CANCEL, LIST, ERROR, RETRY,
         NOTHING_NEARBY, SUMMARY, PERMISSIONS_BUTTON, ROW_PREFIX + "demo-000001",
     ]
-
-    def row_id(self, animal_id):
-        return self.ROW_PREFIX + animal_id
 
     # The screen itself.
 
@@ -49,7 +44,9 @@ class StartupScreen(Screen):
         if listing is None:
             return []
         cells = listing.find_elements(AppiumBy.CLASS_NAME, "XCUIElementTypeCell")
-        return [cell.get_attribute("label") for cell in cells if cell.get_attribute("name").startswith(self.ROW_PREFIX)]
+        rows = [cell for cell in cells if cell.get_attribute("name").startswith(self.ROW_PREFIX)]
+        FOUND_IDENTIFIERS.update(cell.get_attribute("name") for cell in rows)
+        return [cell.get_attribute("label") for cell in rows]
 
     def summary(self):
         element = self.find(self.SUMMARY)

@@ -28,6 +28,9 @@ class WalkScreen(Screen):
     def wait_until_showing(self):
         self.wait_for(self.STATUS)
 
+    def open_permissions(self):
+        self.tap(self.PERMISSIONS_BUTTON)
+
     def text(self, identifier):
         """The element's text, or None when the screen does not show it."""
         element = self.find(identifier)
