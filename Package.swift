@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "DeviceSimulator", targets: ["DeviceSimulator"]),
         .library(name: "Permissions", targets: ["Permissions"]),
         .library(name: "StartupFeature", targets: ["StartupFeature"]),
+        .library(name: "CoreUI", targets: ["CoreUI"]),
         .library(name: "AppUI", targets: ["AppUI"]),
         .library(name: "PaintMyTownUI", targets: ["PaintMyTownUI"]),
         .library(name: "AppFeature", targets: ["AppFeature"]),
@@ -116,15 +117,23 @@ let package = Package(
             dependencies: ["DeviceInterfaces", "PetSpotDomain"],
             swiftSettings: swiftSettings
         ),
+        // The SwiftUI both apps share: the permissions screen and its "Learn more" details, in each
+        // app's words, and SwiftUI's scene phase as the app models take it.
         .target(
-            name: "AppUI",
-            dependencies: ["PetSpotDomain", "DeviceInterfaces", "StartupFeature", "Permissions", "AppFeature", "Localization"],
+            name: "CoreUI",
+            dependencies: ["Permissions", "DeviceInterfaces"],
             swiftSettings: swiftSettings
         ),
-        // Paint My Town's SwiftUI screens (Apple-only, like AppUI, whose permissions screen it shows).
+        // PetSpot's SwiftUI screens.
+        .target(
+            name: "AppUI",
+            dependencies: ["PetSpotDomain", "DeviceInterfaces", "StartupFeature", "Permissions", "CoreUI", "AppFeature", "Localization"],
+            swiftSettings: swiftSettings
+        ),
+        // Paint My Town's SwiftUI screens: PetSpot's listing is none of its business.
         .target(
             name: "PaintMyTownUI",
-            dependencies: ["AppUI", "PaintMyTownFeature", "DeviceInterfaces"],
+            dependencies: ["CoreUI", "PaintMyTownFeature", "DeviceInterfaces"],
             swiftSettings: swiftSettings
         ),
 

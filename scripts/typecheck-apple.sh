@@ -3,10 +3,11 @@
 # stand-ins of Apple's frameworks (AppleSDKStubs/) and the package's own modules.
 #
 # Apple-only files: Sources/PlatformLive/*.swift, Sources/PlatformLiveFitness/*.swift,
-# Sources/AppUI/*.swift, Sources/PaintMyTownUI/*.swift (each wrapped whole in `#if
+# Sources/CoreUI/*.swift, Sources/AppUI/*.swift, Sources/PaintMyTownUI/*.swift (each wrapped whole in `#if
 # canImport(<Framework>)`) and App/<App>/*.swift (each iOS app host). Every file found there is
 # checked; a target's files are checked together under the target's module name, in dependency order
-# (PlatformLive, PlatformLiveFitness, AppUI, PaintMyTownUI, then each App/<App>/ as module <App>).
+# (PlatformLive, PlatformLiveFitness, CoreUI, AppUI, PaintMyTownUI, then each App/<App>/ as
+# module <App>).
 #
 # `#if canImport(X)` is true because the stub module X is on the search path: the files are checked
 # as they are, with no -D conditions. Fails (non-zero, the compiler's messages shown) on any error or
@@ -39,6 +40,7 @@ swift_flags=(
 shopt -s nullglob
 platform_live=(Sources/PlatformLive/*.swift)
 platform_live_fitness=(Sources/PlatformLiveFitness/*.swift)
+permissions_ui=(Sources/CoreUI/*.swift)
 app_ui=(Sources/AppUI/*.swift)
 paint_my_town_ui=(Sources/PaintMyTownUI/*.swift)
 app_hosts=()
@@ -151,13 +153,13 @@ echo "== package modules the Apple-only files import"
 package_built=1
 package_log="$work/package-build.log"
 status=0
-# AppUI's dependencies, and every other package module an Apple-only file imports (App/ imports
-# PetAPI, which AppUI does not): built here, so that the script needs no earlier build.
-targets=(AppUI)
+# The UI modules' dependencies, and every other package module an Apple-only file imports (App/
+# imports PetAPI, which AppUI does not): built here, so that the script needs no earlier build.
+targets=(CoreUI AppUI)
 while read -r module; do
-    [[ -d "Sources/$module" && "$module" != AppUI && "$module" != PaintMyTownUI && "$module" != PlatformLive && "$module" != PlatformLiveFitness ]] &&
+    [[ -d "Sources/$module" && "$module" != CoreUI && "$module" != AppUI && "$module" != PaintMyTownUI && "$module" != PlatformLive && "$module" != PlatformLiveFitness ]] &&
         targets+=("$module")
-done < <(sed -nE 's/^[[:space:]]*import ([A-Za-z_][A-Za-z0-9_]*).*/\1/p' "${platform_live[@]}" "${platform_live_fitness[@]}" "${app_ui[@]}" "${paint_my_town_ui[@]}" "${app[@]}" | sort -u)
+done < <(sed -nE 's/^[[:space:]]*import ([A-Za-z_][A-Za-z0-9_]*).*/\1/p' "${platform_live[@]}" "${platform_live_fitness[@]}" "${permissions_ui[@]}" "${app_ui[@]}" "${paint_my_town_ui[@]}" "${app[@]}" | sort -u)
 for target in "${targets[@]}"; do
     ((status == 0)) || break
     swift build --target "$target" 2>&1 | tee -a "$package_log" || status=$?
@@ -195,7 +197,7 @@ else
     [[ -d "$modules" ]] || modules="$bin"
     for module in "$modules"/*.swiftmodule; do
         case "$(basename "$module")" in
-            PlatformLive.swiftmodule | PlatformLiveFitness.swiftmodule | AppUI.swiftmodule | PaintMyTownUI.swiftmodule) ;; # empty on Linux; rebuilt below
+            PlatformLive.swiftmodule | PlatformLiveFitness.swiftmodule | CoreUI.swiftmodule | AppUI.swiftmodule | PaintMyTownUI.swiftmodule) ;; # empty on Linux; rebuilt below
             *) ln -s "$(cd "$(dirname "$module")" && pwd)/$(basename "$module")" "$package/" ;;
         esac
     done
@@ -271,13 +273,14 @@ check() {
 echo "== type-check (Swift 6 language mode, warnings are errors)"
 check PlatformLive "${platform_live[@]}"
 check PlatformLiveFitness "${platform_live_fitness[@]}"
+check CoreUI "${permissions_ui[@]}"
 check AppUI "${app_ui[@]}"
 check PaintMyTownUI "${paint_my_town_ui[@]}"
 for host in "${app_hosts[@]}"; do
     check "$host" App/"$host"/*.swift
 done
 
-total=$((${#platform_live[@]} + ${#platform_live_fitness[@]} + ${#app_ui[@]} + ${#paint_my_town_ui[@]} + ${#app[@]}))
+total=$((${#platform_live[@]} + ${#platform_live_fitness[@]} + ${#permissions_ui[@]} + ${#app_ui[@]} + ${#paint_my_town_ui[@]} + ${#app[@]}))
 if ((failures)); then
     echo "typecheck-apple: FAILED ($failures problem(s); $checked of $total Apple-only files type-checked)" >&2
     for problem in "${problems[@]}"; do

@@ -1,4 +1,5 @@
 #if canImport(SwiftUI)
+    import CoreUI
     import DeviceInterfaces
     import Localization
     import PetSpotDomain
@@ -101,17 +102,6 @@
                 .accessibilityIdentifier(AccessibilityIdentifiers.AnimalList.list)
                 // Pull to refresh: re-reads the permission, locates when allowed, and queries.
                 .refreshable { [viewModel] in await viewModel.refresh() }
-            }
-        }
-    }
-
-    extension AppScenePhase {
-        /// The same phase as SwiftUI reports it.
-        public init(_ phase: ScenePhase) {
-            switch phase {
-            case .active: self = .active
-            case .background: self = .background
-            default: self = .inactive
             }
         }
     }

@@ -1,6 +1,7 @@
 #if canImport(SwiftUI)
     import AppFeature
     import Permissions
+    import CoreUI
     import SwiftUI
 
     /// The whole app's screen: the listing, with a toolbar button that opens the permissions screen

@@ -1,7 +1,7 @@
 #if canImport(SwiftUI)
-    import AppUI
     import DeviceInterfaces
     import PaintMyTownFeature
+    import CoreUI
     import SwiftUI
 
     /// Paint My Town's whole screen: the permissions screen while it shows (first as the onboarding,

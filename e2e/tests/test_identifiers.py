@@ -5,8 +5,9 @@
   app's on a real Appium server. This runs after tests/test_features.py and needs all of it.
 - Every such id is an identifier constant of the apps (StartupFeature's `AccessibilityIdentifiers`,
   Permissions' `PermissionsAccessibilityIdentifiers`, PaintMyTownFeature's
-  `WalkAccessibilityIdentifiers`), and a SwiftUI view in Sources/AppUI or Sources/PaintMyTownUI sets
-  it. The SwiftUI views cannot run here, so this part reads their Swift sources."""
+  `WalkAccessibilityIdentifiers`), and a SwiftUI view in Sources/CoreUI, Sources/AppUI or
+  Sources/PaintMyTownUI sets it. The SwiftUI views cannot run here, so this part reads their Swift
+  sources."""
 
 import re
 from pathlib import Path
@@ -23,7 +24,7 @@ CONSTANT_FILES = [
     ROOT / "Sources/Permissions/PermissionsAccessibilityIdentifiers.swift",
     ROOT / "Sources/PaintMyTownFeature/WalkAccessibilityIdentifiers.swift",
 ]
-VIEWS = [ROOT / "Sources/AppUI", ROOT / "Sources/PaintMyTownUI"]
+VIEWS = [ROOT / "Sources/CoreUI", ROOT / "Sources/AppUI", ROOT / "Sources/PaintMyTownUI"]
 
 DECLARATION = re.compile(r'(?:enum (\w+)|static (?:let (\w+) = |func (\w+)\([^)]*\) -> String \{ )"([^"]*)"(?: \})?)|(\})')
 COMMENT = re.compile(r"//[^\n]*")
@@ -86,4 +87,4 @@ def test_given_a_screen_object_id_when_checked_then_a_view_sets_its_constant(ide
     views = "\n".join(path.read_text() for folder in VIEWS for path in sorted(folder.glob("*.swift")))
     for name, is_function in matching:
         used = name + ("(" if is_function else "")
-        assert used in views, f"'{identifier}' is {name}, which no view in Sources/AppUI or Sources/PaintMyTownUI sets"
+        assert used in views, f"'{identifier}' is {name}, which no view in Sources/CoreUI, Sources/AppUI or Sources/PaintMyTownUI sets"

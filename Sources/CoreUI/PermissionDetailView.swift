@@ -2,7 +2,7 @@
     import Permissions
     import SwiftUI
 
-    /// "Learn more" for one permission: what PetSpot does, what it doesn't do, privacy, the current
+    /// "Learn more" for one permission: what the app does, what it doesn't do, privacy, the current
     /// state and the card's button. For HealthKit it lists saving per type and says that iOS does not
     /// reveal reading.
     public struct PermissionDetailView: View {
