@@ -106,6 +106,25 @@ public struct HKError: Error, Hashable, Sendable {
     public var code: HKError.Code { fatalError() }
 }
 
+// https://developer.apple.com/documentation/healthkit/hkmetadatakeysyncidentifier
+public let HKMetadataKeySyncIdentifier: String = "HKMetadataKeySyncIdentifier"
+// https://developer.apple.com/documentation/healthkit/hkmetadatakeysyncversion
+public let HKMetadataKeySyncVersion: String = "HKMetadataKeySyncVersion"
+
+// https://developer.apple.com/documentation/healthkit/hkworkouteventtype
+public enum HKWorkoutEventType: Int, Sendable {
+    // https://developer.apple.com/documentation/healthkit/hkworkouteventtype/pause
+    case pause = 1
+    // https://developer.apple.com/documentation/healthkit/hkworkouteventtype/resume
+    case resume = 2
+}
+
+// https://developer.apple.com/documentation/healthkit/hkworkoutevent
+open class HKWorkoutEvent: NSObject, @unchecked Sendable {
+    // https://developer.apple.com/documentation/healthkit/hkworkoutevent/init(type:dateinterval:metadata:)
+    public convenience init(type: HKWorkoutEventType, dateInterval: DateInterval, metadata: [String: Any]?) { fatalError() }
+}
+
 // https://developer.apple.com/documentation/healthkit/hkworkoutactivitytype
 public enum HKWorkoutActivityType: UInt, Sendable {
     // https://developer.apple.com/documentation/healthkit/hkworkoutactivitytype/walking
@@ -164,6 +183,12 @@ open class HKQuantitySample: HKSample, @unchecked Sendable {
     public convenience init(type quantityType: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date) {
         fatalError()
     }
+    // https://developer.apple.com/documentation/healthkit/hkquantitysample/init(type:quantity:start:end:metadata:)
+    public convenience init(
+        type quantityType: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date, metadata: [String: Any]?
+    ) {
+        fatalError()
+    }
 }
 
 // https://developer.apple.com/documentation/healthkit/hkworkout
@@ -180,6 +205,10 @@ open class HKWorkoutBuilder: NSObject {
     open func beginCollection(at startDate: Date) async throws { fatalError() }
     // https://developer.apple.com/documentation/healthkit/hkworkoutbuilder/add(_:completion:)
     open func addSamples(_ samples: [HKSample]) async throws { fatalError() }
+    // https://developer.apple.com/documentation/healthkit/hkworkoutbuilder/addworkoutevents(_:completion:)
+    open func addWorkoutEvents(_ workoutEvents: [HKWorkoutEvent]) async throws { fatalError() }
+    // https://developer.apple.com/documentation/healthkit/hkworkoutbuilder/addmetadata(_:completion:)
+    open func addMetadata(_ metadata: [String: Any]) async throws { fatalError() }
     // https://developer.apple.com/documentation/healthkit/hkworkoutbuilder/endcollection(withend:completion:)
     open func endCollection(at endDate: Date) async throws { fatalError() }
     // https://developer.apple.com/documentation/healthkit/hkworkoutbuilder/finishworkout(completion:)

@@ -48,13 +48,33 @@ public struct WalkWorkout: Sendable, Hashable {
     public var steps: Int?
     /// The route, one segment per stretch between pauses.
     public var route: [[UserLocation]]
+    /// Names this walk in Health (`HKMetadataKeySyncIdentifier`): one walk is one workout there, however
+    /// often it is saved.
+    public var syncIdentifier: String
+    /// Greater at each save of the same walk (`HKMetadataKeySyncVersion`): a save that the app made
+    /// again after its process ended mid-save replaces whatever the first one left, never adds a second.
+    public var syncVersion: Int
 
-    public init(start: Date, end: Date, distanceMetres: Double, steps: Int?, route: [[UserLocation]]) {
+    public init(
+        start: Date, end: Date, distanceMetres: Double, steps: Int?, route: [[UserLocation]],
+        syncIdentifier: String, syncVersion: Int
+    ) {
         self.start = start
         self.end = end
         self.distanceMetres = distanceMetres
         self.steps = steps
         self.route = route
+        self.syncIdentifier = syncIdentifier
+        self.syncVersion = syncVersion
+    }
+
+    /// The pauses between the route's segments: each from the last fix of one segment to the first of
+    /// the next (`HKWorkoutEvent` pause and resume in Health).
+    public var pauses: [DateInterval] {
+        zip(route, route.dropFirst()).compactMap { before, after in
+            guard let paused = before.last?.timestamp, let resumed = after.first?.timestamp, paused <= resumed else { return nil }
+            return DateInterval(start: paused, end: resumed)
+        }
     }
 }
 

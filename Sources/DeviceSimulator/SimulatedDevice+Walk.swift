@@ -474,7 +474,8 @@ public final class SimulatedWalkMotion: WalkMotionTracking {
 }
 
 /// Health's workout store on the simulated iPhone (rule 34): it saves a walk only when the app may
-/// save workouts.
+/// save workouts, and a workout whose sync identifier it already holds replaces it only with a
+/// greater sync version (`HKMetadataKeySyncIdentifier`, `HKMetadataKeySyncVersion`).
 @MainActor
 public final class SimulatedWorkouts: WorkoutSaving {
     weak var subsystem: WalkSubsystem?
@@ -493,7 +494,12 @@ public final class SimulatedWorkouts: WorkoutSaving {
             subsystem?.record("workoutRefused (not authorized)")
             throw .notAuthorized
         }
-        saved.append(workout)
+        if let existing = saved.firstIndex(where: { $0.syncIdentifier == workout.syncIdentifier }) {
+            // Saved already: a greater version replaces it; any other keeps what Health has.
+            if workout.syncVersion > saved[existing].syncVersion { saved[existing] = workout }
+        } else {
+            saved.append(workout)
+        }
         subsystem?.record("workoutSaved")
     }
 }

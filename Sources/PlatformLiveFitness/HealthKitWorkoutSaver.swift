@@ -6,8 +6,12 @@
     import PetSpotDomain
 
     /// ``WorkoutSaving`` over HealthKit: the walk as an outdoor walking workout (`HKWorkoutBuilder`)
-    /// with its distance and steps, then its route (`HKWorkoutRouteBuilder`), as Apple's "Creating a
-    /// workout route" does (rule 34).
+    /// with its distance, steps and pauses, then its route (`HKWorkoutRouteBuilder`), as Apple's
+    /// "Creating a workout route" does (rule 34).
+    ///
+    /// Every object saved carries the walk's sync identifier and version (rule 34): when the app's
+    /// process ended mid-save and the next launch saves the walk again, the new objects replace what
+    /// the first attempt left instead of adding a second workout.
     @MainActor
     public final class HealthKitWorkoutSaver: WorkoutSaving {
         private let store: HKHealthStore
@@ -37,21 +41,33 @@
             configuration.activityType = .walking
             configuration.locationType = .outdoor
             let builder = HKWorkoutBuilder(healthStore: store, configuration: configuration, device: .local())
+            func sync(_ part: String) -> [String: Any] {
+                [HKMetadataKeySyncIdentifier: workout.syncIdentifier + part, HKMetadataKeySyncVersion: workout.syncVersion]
+            }
             try await builder.beginCollection(at: workout.start)
+            try await builder.addMetadata(sync(""))
             var samples: [HKSample] = [
                 HKQuantitySample(
                     type: HKQuantityType(.distanceWalkingRunning),
                     quantity: HKQuantity(unit: .meter(), doubleValue: workout.distanceMetres),
-                    start: workout.start, end: workout.end
+                    start: workout.start, end: workout.end, metadata: sync(".distance")
                 )
             ]
             if let steps = workout.steps {
                 samples.append(HKQuantitySample(
                     type: HKQuantityType(.stepCount), quantity: HKQuantity(unit: .count(), doubleValue: Double(steps)),
-                    start: workout.start, end: workout.end
+                    start: workout.start, end: workout.end, metadata: sync(".steps")
                 ))
             }
             try await builder.addSamples(samples)
+            // Pause and resume are points in time: zero-length intervals.
+            let events = workout.pauses.flatMap { pause in
+                [
+                    HKWorkoutEvent(type: .pause, dateInterval: DateInterval(start: pause.start, duration: 0), metadata: nil),
+                    HKWorkoutEvent(type: .resume, dateInterval: DateInterval(start: pause.end, duration: 0), metadata: nil),
+                ]
+            }
+            if !events.isEmpty { try await builder.addWorkoutEvents(events) }
             try await builder.endCollection(at: workout.end)
             // Nil without an error: saved, but the phone is locked and the workout cannot be read back
             // to attach the route to. The walk is in Health; its route is not.
@@ -65,7 +81,7 @@
             guard !points.isEmpty else { return }
             let route = HKWorkoutRouteBuilder(healthStore: store, device: .local())
             try await route.insertRouteData(points)
-            _ = try await route.finishRoute(with: saved, metadata: nil)
+            _ = try await route.finishRoute(with: saved, metadata: sync(".route"))
         }
     }
 #endif

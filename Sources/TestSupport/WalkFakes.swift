@@ -68,19 +68,33 @@ public final class FakeWalkMotion: WalkMotionTracking {
     public func send(steps count: Int) { steps?.yield(count) }
 }
 
-/// Health that saves, or refuses with `refusal`.
+/// Health that saves, or refuses with `refusal`; with `holdsSaves`, a save answers only at
+/// ``releaseHeldSaves()`` (as a process that ends mid-save never hears the answer).
 @MainActor
 public final class FakeWorkouts: WorkoutSaving {
     public var refusal: WorkoutSaveError?
+    public var holdsSaves = false
     public private(set) var saved: [WalkWorkout] = []
+    private var held: [CheckedContinuation<Void, Never>] = []
 
     public init(refusal: WorkoutSaveError? = nil) {
         self.refusal = refusal
     }
 
     public func saveWalk(_ workout: WalkWorkout) async throws(WorkoutSaveError) {
+        if holdsSaves {
+            await withCheckedContinuation { held.append($0) }
+            throw .failed("no answer: the process ended")
+        }
         if let refusal { throw refusal }
         saved.append(workout)
+    }
+
+    /// Ends every held save (each then fails).
+    public func releaseHeldSaves() {
+        let waiting = held
+        held = []
+        for continuation in waiting { continuation.resume() }
     }
 }
 

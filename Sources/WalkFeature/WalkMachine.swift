@@ -111,6 +111,8 @@ public enum WalkMachine {
         case restore(WalkInProgress, at: Date)
         /// The app leaves the foreground: from now on iOS may end it without warning.
         case leftForeground
+        /// The app launched, by the person or by iOS in the background.
+        case launched
     }
 
     public enum Effect: Hashable, Sendable {
@@ -124,6 +126,9 @@ public enum WalkMachine {
         /// Keep the walk under way, so that a new process can go on with it if iOS ends this one
         /// (`WalkInProgress`). Kept at each change of phase and every ``keepEvery`` fixes recorded.
         case keepWalk(WalkInProgress)
+        /// Save again each ended walk whose save Health never answered: the last process ended while
+        /// it was under way.
+        case resumeUnansweredSaves
     }
 
     /// How many recorded fixes may be lost if iOS ends the app without warning, as it may a process in
@@ -227,6 +232,9 @@ public enum WalkMachine {
 
         case .leftForeground:
             return state.isUnderWay ? Step(effects: [keep(&state)]) : Step()
+
+        case .launched:
+            return Step(effects: [.resumeUnansweredSaves])
 
         case .stepsCounted(let count):
             guard state.isUnderWay, let steps = state.steps else { return Step() }

@@ -89,6 +89,7 @@ public final class WalkModel {
     /// Goes on with the walk that was under way when the app's last process ended (iOS ended it, or
     /// it crashed), if one was: called as the app launches, in use or in the background (rule 35).
     public func restore() {
+        runner.send(.launched)
         guard let kept = storage.walkInProgress else {
             // Nothing to go on with (or nothing readable): iOS must not relaunch the app for it.
             location.stopRelaunchMonitoring()
@@ -150,15 +151,28 @@ public final class WalkModel {
             storage.walks = walks
             storage.walkInProgress = nil
             let index = walks.count - 1
-            return { [weak self] in await self?.save(summary, at: index) }
+            return { [weak self] in await self?.save(at: index) }
+        case .resumeUnansweredSaves:
+            let unanswered = walks.indices.filter { walks[$0].savedToHealth == nil }
+            guard !unanswered.isEmpty else { return nil }
+            return { [weak self] in
+                for index in unanswered { await self?.save(at: index) }
+            }
         }
         return nil
     }
 
-    private func save(_ summary: WalkSummary, at index: Int) async {
+    /// Saves the kept walk at `index` to Health and keeps what Health answered. Made again at the
+    /// next launch if this process ends first; the walk's sync identifier makes the second save
+    /// replace whatever the first left in Health.
+    private func save(at index: Int) async {
+        let walk = walks[index]
         let workout = WalkWorkout(
-            start: summary.startedAt, end: summary.endedAt, distanceMetres: summary.distanceMetres,
-            steps: summary.steps, route: summary.segments
+            start: walk.startedAt, end: walk.endedAt, distanceMetres: walk.distanceMetres, steps: walk.steps,
+            route: walk.route.map { segment in segment.compactMap(\.fix) },
+            syncIdentifier: walk.syncIdentifier,
+            // Milliseconds of the attempt: a later save of the same walk always has a greater version.
+            syncVersion: Int((now().timeIntervalSince1970 * 1000).rounded())
         )
         let outcome: Event
         do {

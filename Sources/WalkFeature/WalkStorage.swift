@@ -54,12 +54,7 @@ public struct WalkInProgress: Sendable, Hashable, Codable {
             case .pausedStationary: .paused(.stationary)
             }
         state.startedAt = startedAt
-        state.segments = route.map { segment in
-            segment.compactMap {
-                try? UserLocation(
-                    latitude: $0.latitude, longitude: $0.longitude, horizontalAccuracy: $0.horizontalAccuracy, timestamp: $0.timestamp)
-            }
-        }
+        state.segments = route.map { segment in segment.compactMap(\.fix) }
         if state.segments.isEmpty { state.segments = [[]] }
         state.distanceMetres = distanceMetres
         state.steps = steps
@@ -81,6 +76,12 @@ public struct StoredWalk: Sendable, Hashable, Codable {
     public var route: [[RoutePoint]]
     /// Nil until Health answered; then whether it saved the workout.
     public var savedToHealth: Bool?
+
+    /// The walk's name in Health: the app's bundle domain and the walk's start, to the millisecond
+    /// (one walk at a time starts at any one moment).
+    public var syncIdentifier: String {
+        "org.petspot.PaintMyTown.walk.\(Int((startedAt.timeIntervalSince1970 * 1000).rounded()))"
+    }
 
     public init(_ summary: WalkSummary, savedToHealth: Bool? = nil) {
         startedAt = summary.startedAt
@@ -121,6 +122,11 @@ public struct RoutePoint: Sendable, Hashable, Codable {
         longitude = fix.longitude
         horizontalAccuracy = fix.horizontalAccuracy
         timestamp = fix.timestamp
+    }
+
+    /// The fix again; nil for a point out of range, which only a damaged store can hold.
+    public var fix: UserLocation? {
+        try? UserLocation(latitude: latitude, longitude: longitude, horizontalAccuracy: horizontalAccuracy, timestamp: timestamp)
     }
 }
 

@@ -284,13 +284,30 @@ import Testing
 
     static let workout = WalkWorkout(
         start: Date(timeIntervalSince1970: 1_767_225_600), end: Date(timeIntervalSince1970: 1_767_225_700),
-        distanceMetres: 140, steps: 189, route: []
+        distanceMetres: 140, steps: 189, route: [], syncIdentifier: "walk-1", syncVersion: 1
     )
 
     @Test func rule34_givenWorkoutsMayBeSaved_whenAWalkIsSaved_thenHealthKeepsIt() async throws {
         let harness = DeviceHarness { $0.health.shareStatus = [.workout: .sharingAuthorized, .workoutRoute: .sharingAuthorized] }
         try await harness.device.workouts.saveWalk(Self.workout)
         #expect(harness.device.workouts.saved == [Self.workout])
+    }
+
+    @Test func rule34_givenAWalkSavedOnce_whenItIsSavedAgain_thenHealthHoldsOneWorkoutTheGreaterVersion() async throws {
+        let harness = DeviceHarness { $0.health.shareStatus = [.workout: .sharingAuthorized, .workoutRoute: .sharingAuthorized] }
+        var again = Self.workout
+        again.syncVersion = 2
+        var older = Self.workout
+        older.syncVersion = 0
+        older.distanceMetres = 1
+        var other = Self.workout
+        other.syncIdentifier = "walk-2"
+
+        for workout in [Self.workout, again, older, other] {
+            try await harness.device.workouts.saveWalk(workout)
+        }
+
+        #expect(harness.device.workouts.saved == [again, other])
     }
 
     @Test(arguments: [HealthShareStatus.notDetermined, .sharingDenied])

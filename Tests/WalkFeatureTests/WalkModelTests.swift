@@ -64,6 +64,54 @@ import WalkFeature
         #expect(events.last == .workoutSaved)
     }
 
+    @Test func givenASaveUnansweredWhenTheProcessEnded_whenTheAppLaunchesAgain_thenItIsSavedAsTheSameWalk() async throws {
+        let first = FakeWorkouts()
+        first.holdsSaves = true
+        let walk = model(workouts: first)
+        walk.start(autoPause: true)
+        await record(walk, north: [0, 50])
+        walk.pause()
+        clock.seconds = 30
+        walk.resume()
+        await record(walk, north: [60, 100])
+        clock.seconds = 60
+        walk.end()
+        // The process ends here: Health has not answered, and the walk says so.
+        #expect(storage.walks.map(\.savedToHealth) == [nil])
+
+        let health = FakeWorkouts()
+        let next = model(workouts: health)
+        var events: [WalkModel.Event] = []
+        next.onEvent = { events.append($0) }
+        clock.seconds = 600
+        next.restore()
+        await next.waitUntilIdle()
+
+        let saved = try #require(health.saved.first)
+        #expect(health.saved.count == 1)
+        #expect(saved.syncIdentifier == storage.walks[0].syncIdentifier)
+        #expect(saved.syncVersion == Int((clock.now.timeIntervalSince1970 * 1000).rounded()))
+        #expect(saved.route.map(\.count) == [2, 2])
+        #expect(saved.pauses.count == 1)
+        #expect(storage.walks.map(\.savedToHealth) == [true])
+        #expect(events == [.workoutSaved])
+        first.releaseHeldSaves()
+    }
+
+    @Test func givenWalksHealthAnswered_whenTheAppLaunchesAgain_thenNoneIsSavedAgain() async {
+        let walk = model(workouts: FakeWorkouts(refusal: .notAuthorized))
+        walk.start(autoPause: true)
+        await record(walk, north: [0, 30])
+        walk.end()
+        await walk.waitUntilIdle()
+        let health = FakeWorkouts()
+        let next = model(workouts: health)
+        next.restore()
+        await next.waitUntilIdle()
+        #expect(health.saved.isEmpty)
+        #expect(storage.walks.map(\.savedToHealth) == [false])
+    }
+
     @Test func givenHealthRefuses_whenAWalkEnds_thenItIsKeptInTheAppAndTheLogSaysWhy() async {
         let walk = model(workouts: FakeWorkouts(refusal: .notAuthorized))
         var events: [WalkModel.Event] = []
