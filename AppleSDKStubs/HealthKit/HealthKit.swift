@@ -91,8 +91,9 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
 // MARK: - Saving a walk: the workout builder and the route builder
 //
 // Compared with iPhoneOS17.0.sdk/System/Library/Frameworks/HealthKit.framework/Headers/HKWorkoutBuilder.h,
-// HKWorkoutRouteBuilder.h, HKWorkoutConfiguration.h, HKQuantitySample.h, HKUnit.h, HKDevice.h and
-// HKDefines.h (`HKErrorCode`); the async names are those of their `NS_SWIFT_ASYNC_NAME` annotations.
+// HKWorkoutRouteBuilder.h, HKWorkoutConfiguration.h, HKQuantitySample.h, HKUnit.h, HKDevice.h,
+// HKMetadata.h (the sync keys) and HKDefines.h (`HKErrorCode`); the async names are those of their
+// `NS_SWIFT_ASYNC_NAME` annotations.
 
 // https://developer.apple.com/documentation/healthkit/hkerror
 public struct HKError: Error, Hashable, Sendable {
@@ -110,20 +111,6 @@ public struct HKError: Error, Hashable, Sendable {
 public let HKMetadataKeySyncIdentifier: String = "HKMetadataKeySyncIdentifier"
 // https://developer.apple.com/documentation/healthkit/hkmetadatakeysyncversion
 public let HKMetadataKeySyncVersion: String = "HKMetadataKeySyncVersion"
-
-// https://developer.apple.com/documentation/healthkit/hkworkouteventtype
-public enum HKWorkoutEventType: Int, Sendable {
-    // https://developer.apple.com/documentation/healthkit/hkworkouteventtype/pause
-    case pause = 1
-    // https://developer.apple.com/documentation/healthkit/hkworkouteventtype/resume
-    case resume = 2
-}
-
-// https://developer.apple.com/documentation/healthkit/hkworkoutevent
-open class HKWorkoutEvent: NSObject, @unchecked Sendable {
-    // https://developer.apple.com/documentation/healthkit/hkworkoutevent/init(type:dateinterval:metadata:)
-    public convenience init(type: HKWorkoutEventType, dateInterval: DateInterval, metadata: [String: Any]?) { fatalError() }
-}
 
 // https://developer.apple.com/documentation/healthkit/hkworkoutactivitytype
 public enum HKWorkoutActivityType: UInt, Sendable {
@@ -205,8 +192,6 @@ open class HKWorkoutBuilder: NSObject {
     open func beginCollection(at startDate: Date) async throws { fatalError() }
     // https://developer.apple.com/documentation/healthkit/hkworkoutbuilder/add(_:completion:)
     open func addSamples(_ samples: [HKSample]) async throws { fatalError() }
-    // https://developer.apple.com/documentation/healthkit/hkworkoutbuilder/addworkoutevents(_:completion:)
-    open func addWorkoutEvents(_ workoutEvents: [HKWorkoutEvent]) async throws { fatalError() }
     // https://developer.apple.com/documentation/healthkit/hkworkoutbuilder/addmetadata(_:completion:)
     open func addMetadata(_ metadata: [String: Any]) async throws { fatalError() }
     // https://developer.apple.com/documentation/healthkit/hkworkoutbuilder/endcollection(withend:completion:)

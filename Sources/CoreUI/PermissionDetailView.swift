@@ -3,8 +3,8 @@
     import SwiftUI
 
     /// "Learn more" for one permission: what the app does, what it doesn't do, privacy, the current
-    /// state and the card's button. For HealthKit it lists saving per type and says that iOS does not
-    /// reveal reading.
+    /// state and the card's button. For HealthKit it lists saving per type; nothing is said of reading,
+    /// which the apps never ask for.
     public struct PermissionDetailView: View {
         private let model: PermissionsScreenModel
         private let permission: Permission

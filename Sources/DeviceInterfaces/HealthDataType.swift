@@ -1,6 +1,6 @@
-/// The HealthKit data types PetSpot may save or read, named by their HealthKit identifiers.
+/// The HealthKit data types an app of the package may save or read, named by their HealthKit identifiers.
 public enum HealthDataType: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
-    /// `HKWorkoutType`: a walk with a pet, saved as a walking workout.
+    /// `HKWorkoutType`: a walk, saved as a walking workout.
     case workout
     /// `HKSeriesType.workoutRoute()`: the route of such a walk.
     case workoutRoute

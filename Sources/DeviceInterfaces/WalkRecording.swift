@@ -67,15 +67,6 @@ public struct WalkWorkout: Sendable, Hashable {
         self.syncIdentifier = syncIdentifier
         self.syncVersion = syncVersion
     }
-
-    /// The pauses between the route's segments: each from the last fix of one segment to the first of
-    /// the next (`HKWorkoutEvent` pause and resume in Health).
-    public var pauses: [DateInterval] {
-        zip(route, route.dropFirst()).compactMap { before, after in
-            guard let paused = before.last?.timestamp, let resumed = after.first?.timestamp, paused <= resumed else { return nil }
-            return DateInterval(start: paused, end: resumed)
-        }
-    }
 }
 
 /// What saving a walk uses of HealthKit: `HKWorkoutBuilder` for the workout and its samples, and

@@ -39,12 +39,12 @@ public struct HealthAuthorization: Sendable, Equatable {
         return requestStatus == .unnecessary ? .authorized : .notDetermined
     }
 
-    /// Types the person allowed PetSpot to save, in a stable order.
+    /// Types the person allowed the app to save, in a stable order.
     public var savingAllowed: [HealthDataType] {
         writeStatus.filter { $0.value == .sharingAuthorized }.keys.sorted()
     }
 
-    /// Types the person refused PetSpot to save, in a stable order.
+    /// Types the person refused the app to save, in a stable order.
     public var savingDenied: [HealthDataType] {
         writeStatus.filter { $0.value == .sharingDenied }.keys.sorted()
     }

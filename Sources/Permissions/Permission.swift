@@ -1,11 +1,11 @@
 import DeviceInterfaces
-/// A permission PetSpot may ask for.
+/// A permission an app of the package may ask for; which it does is its manifest's (`AppManifest`).
 public enum Permission: String, Sendable, Hashable, CaseIterable, Codable, Identifiable {
-    /// Where the person is, to list pets nearby (CoreLocation).
+    /// Where the person is (CoreLocation): PetSpot's pets nearby, Paint My Town's route.
     case location
-    /// Motion & Fitness activity (CoreMotion), to tell a walk from a drive.
+    /// Motion & Fitness activity and steps (CoreMotion): Paint My Town's auto-pause and step count.
     case motion
-    /// Apple Health, to save walks with a pet as workouts.
+    /// Apple Health: Paint My Town saves its walks there as workouts.
     case healthKit
 
     public var id: String { rawValue }

@@ -1,8 +1,8 @@
 /// The long explanation behind "Learn more" for one permission.
 public struct PermissionDetails: Sendable, Equatable {
-    /// What PetSpot does with the permission.
+    /// What the app does with the permission.
     public var whatWeDo: [String]
-    /// What PetSpot never does with it.
+    /// What the app never does with it.
     public var whatWeDoNotDo: [String]
     /// How the data is kept and who sees it.
     public var privacy: String

@@ -10,7 +10,7 @@ public enum PermissionRequestError: Error, Sendable, Hashable, CustomStringConve
     case systemError(Permission, String)
 
     /// For logs and developers, in English apart from a system error's own text (which iOS gives in
-    /// the device's language); ``message(_:)`` is what a person reads.
+    /// the device's language); ``message(_:_:)`` is what a person reads.
     public var description: String {
         switch self {
         case .missingUsageDescription(let permission, let keys):

@@ -6,8 +6,8 @@
     import PetSpotDomain
 
     /// ``WorkoutSaving`` over HealthKit: the walk as an outdoor walking workout (`HKWorkoutBuilder`)
-    /// with its distance, steps and pauses, then its route (`HKWorkoutRouteBuilder`), as Apple's
-    /// "Creating a workout route" does (rule 34).
+    /// with its distance and steps, then its route (`HKWorkoutRouteBuilder`), as Apple's "Creating a
+    /// workout route" does (rule 34).
     ///
     /// Every object saved carries the walk's sync identifier and version (rule 34): when the app's
     /// process ended mid-save and the next launch saves the walk again, the new objects replace what
@@ -46,28 +46,24 @@
             }
             try await builder.beginCollection(at: workout.start)
             try await builder.addMetadata(sync(""))
-            var samples: [HKSample] = [
-                HKQuantitySample(
+            // The Health sheet has a switch per type: a sample of a type the person turned off would
+            // fail the whole save, so only the types the app may save go in (the workout still does).
+            func maySave(_ type: HKQuantityType) -> Bool { store.authorizationStatus(for: type) == .sharingAuthorized }
+            var samples: [HKSample] = []
+            if maySave(HKQuantityType(.distanceWalkingRunning)) {
+                samples.append(HKQuantitySample(
                     type: HKQuantityType(.distanceWalkingRunning),
                     quantity: HKQuantity(unit: .meter(), doubleValue: workout.distanceMetres),
                     start: workout.start, end: workout.end, metadata: sync(".distance")
-                )
-            ]
-            if let steps = workout.steps {
+                ))
+            }
+            if let steps = workout.steps, maySave(HKQuantityType(.stepCount)) {
                 samples.append(HKQuantitySample(
                     type: HKQuantityType(.stepCount), quantity: HKQuantity(unit: .count(), doubleValue: Double(steps)),
                     start: workout.start, end: workout.end, metadata: sync(".steps")
                 ))
             }
-            try await builder.addSamples(samples)
-            // Pause and resume are points in time: zero-length intervals.
-            let events = workout.pauses.flatMap { pause in
-                [
-                    HKWorkoutEvent(type: .pause, dateInterval: DateInterval(start: pause.start, duration: 0), metadata: nil),
-                    HKWorkoutEvent(type: .resume, dateInterval: DateInterval(start: pause.end, duration: 0), metadata: nil),
-                ]
-            }
-            if !events.isEmpty { try await builder.addWorkoutEvents(events) }
+            if !samples.isEmpty { try await builder.addSamples(samples) }
             try await builder.endCollection(at: workout.end)
             // Nil without an error: saved, but the phone is locked and the workout cannot be read back
             // to attach the route to. The walk is in Health; its route is not.

@@ -7,7 +7,7 @@ import StartupFeature
 
 /// One element of what the simulated iPhone shows, as XCUITest's accessibility tree describes it.
 ///
-/// The tree is built from the state the SwiftUI views in `AppUI` render (the startup view model's
+/// The tree is built from the state the SwiftUI views in `CoreUI`, `AppUI` and `PaintMyTownUI` render (the startup view model's
 /// content, popup and banners, the permissions screen's cards) with the same identifier constants,
 /// so that an element an E2E test finds here is the element the real app shows.
 public struct AccessibilityElement: Sendable, Equatable {

@@ -71,17 +71,21 @@ public final class FakeWalkMotion: WalkMotionTracking {
 /// Health that saves, or refuses with `refusal`; with `holdsSaves`, a save answers only at
 /// ``releaseHeldSaves()`` (as a process that ends mid-save never hears the answer).
 @MainActor
+@Observable
 public final class FakeWorkouts: WorkoutSaving {
     public var refusal: WorkoutSaveError?
     public var holdsSaves = false
+    /// Every save asked for, answered or not.
+    public private(set) var attempts: [WalkWorkout] = []
     public private(set) var saved: [WalkWorkout] = []
-    private var held: [CheckedContinuation<Void, Never>] = []
+    @ObservationIgnored private var held: [CheckedContinuation<Void, Never>] = []
 
     public init(refusal: WorkoutSaveError? = nil) {
         self.refusal = refusal
     }
 
     public func saveWalk(_ workout: WalkWorkout) async throws(WorkoutSaveError) {
+        attempts.append(workout)
         if holdsSaves {
             await withCheckedContinuation { held.append($0) }
             throw .failed("no answer: the process ended")

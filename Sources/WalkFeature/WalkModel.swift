@@ -88,6 +88,7 @@ public final class WalkModel {
 
     /// Goes on with the walk that was under way when the app's last process ended (iOS ended it, or
     /// it crashed), if one was: called as the app launches, in use or in the background (rule 35).
+    /// A walk whose save to Health never answered is saved again first.
     public func restore() {
         runner.send(.launched)
         guard let kept = storage.walkInProgress else {
@@ -171,7 +172,8 @@ public final class WalkModel {
             start: walk.startedAt, end: walk.endedAt, distanceMetres: walk.distanceMetres, steps: walk.steps,
             route: walk.route.map { segment in segment.compactMap(\.fix) },
             syncIdentifier: walk.syncIdentifier,
-            // Milliseconds of the attempt: a later save of the same walk always has a greater version.
+            // Milliseconds of the attempt: a later save of the same walk has a greater version, unless
+            // the phone's clock was set back between the two, when Health keeps the first attempt's.
             syncVersion: Int((now().timeIntervalSince1970 * 1000).rounded())
         )
         let outcome: Event

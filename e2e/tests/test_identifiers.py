@@ -1,8 +1,9 @@
 """The screen objects and the apps cannot drift apart.
 
 - Every accessibility id a screen object names was found in the running app's element tree during
-  the feature suite (`screens.base.FOUND_IDENTIFIERS`): the tree `petspot appium` serves, or the real
-  app's on a real Appium server. This runs after tests/test_features.py and needs all of it.
+  the feature suite (`screens.base.FOUND_IDENTIFIERS`), the tree `petspot appium` serves. This runs
+  after tests/test_features.py and needs all of it to have passed: against a real Appium server the
+  @simulated scenarios are skipped, and so is this check.
 - Every such id is an identifier constant of the apps (StartupFeature's `AccessibilityIdentifiers`,
   Permissions' `PermissionsAccessibilityIdentifiers`, PaintMyTownFeature's
   `WalkAccessibilityIdentifiers`), and a SwiftUI view in Sources/CoreUI, Sources/AppUI or
