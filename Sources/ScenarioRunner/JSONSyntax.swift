@@ -70,11 +70,14 @@ struct JSONSyntax {
         while true {
             skipWhitespace()
             guard peek == UInt8(ascii: "\"") else { throw fail(path, "expected a key in double quotes") }
-            let (keyLine, keyColumn) = position
+            // Where the key starts, kept as offsets: its column is counted only if it is a repeat
+            // (counting it for every key would read the line again and again, quadratic on one line).
+            let keyStart = (line: line, lineStart: lineStart, offset: offset)
             let key = try string(path: path)
             guard keys.insert(key).inserted else {
+                let column = Self.column(of: keyStart.offset, lineStart: keyStart.lineStart, in: bytes)
                 throw ScenarioFileError(
-                    path: path.description, message: "duplicate key `\(key)` (line \(keyLine), column \(keyColumn))"
+                    path: path.description, message: "duplicate key `\(key)` (line \(keyStart.line), column \(column))"
                 )
             }
             skipWhitespace()
@@ -215,14 +218,13 @@ struct JSONSyntax {
         }
     }
 
-    /// The line and column (in characters, from 1) of the current byte.
-    private var position: (line: Int, column: Int) {
-        let column = bytes[lineStart..<min(offset, bytes.count)].filter { $0 & 0xC0 != 0x80 }.count + 1
-        return (line, column)
+    /// The column (in characters, from 1) of the byte at `offset` on the line starting at `lineStart`.
+    private static func column(of offset: Int, lineStart: Int, in bytes: [UInt8]) -> Int {
+        bytes[lineStart..<min(offset, bytes.count)].count { $0 & 0xC0 != 0x80 } + 1
     }
 
     private func fail(_ path: JSONPath, _ message: String) -> ScenarioFileError {
-        let (line, column) = position
+        let column = Self.column(of: offset, lineStart: lineStart, in: bytes)
         return ScenarioFileError(path: path.description, message: "not valid JSON at line \(line), column \(column): \(message)")
     }
 }

@@ -12,8 +12,8 @@ import PetSpotDomain
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure the pets store and API.",
-        subcommands: [Store.self]
+        abstract: "Measure the pets store and API, and the scenario file checker.",
+        subcommands: [Store.self, ScenarioFile.self]
     )
 
     struct Store: AsyncParsableCommand {

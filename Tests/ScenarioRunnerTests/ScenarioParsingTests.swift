@@ -60,6 +60,13 @@ import Testing
         #expect(error(#"{"name": "a", "n\u0061me": "b", "steps": []}"#)?.message.hasPrefix("duplicate key `name`") == true)
     }
 
+    @Test func givenADuplicateKeyFarAlongOneLine_whenParsed_thenItsColumnIsWhereTheKeyStarts() {
+        let before = #"{"name": "n", "steps": ["# + String(repeating: #"{"atMs": 0, "action": "launch"}, "#, count: 500)
+        let json = before + #"{"atMs": 1, "atMs": 2, "action": "launch"}]}"#
+        let column = before.count + #"{"atMs": 1, "#.count + 1
+        #expect(error(json) == ScenarioFileError(path: "$.steps[500]", message: "duplicate key `atMs` (line 1, column \(column))"))
+    }
+
     @Test(arguments: [
         (#"{"name": "n", "steps": [}"#, "$.steps[0]", "line 1, column 25: expected a value"),
         ("{\"name\": \"n\",\n  \"steps\" []}", "$", "line 2, column 11: expected ':' after the key `steps`"),
