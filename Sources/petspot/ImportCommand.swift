@@ -18,7 +18,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: "JSON file: an array of animals, or a {\"animals\": [...]} body.")
     var file: String
 
-    @Option(help: "SQLite database file, or postgres://USER@HOST:PORT/DATABASE for PostgreSQL with PostGIS (default: ./\(PetServerConfiguration.defaultDatabasePath)).")
+    @Option(help: "SQLite database file, or postgres://USER@HOST:PORT/DATABASE for PostgreSQL with PostGIS; a relative path is in the current directory.")
     var database = PetServerConfiguration.defaultDatabasePath
 
     @Flag(help: "The file is the whole feed: remove every stored pet it does not name.")

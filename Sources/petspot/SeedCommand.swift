@@ -8,14 +8,22 @@ struct SeedCommand: AsyncParsableCommand {
         abstract: "Make sure the first N deterministic demo pets (ids demo-000001…) are in a database; one transaction."
     )
 
-    @Option(name: .customLong("demo"), help: "How many demo pets to add.")
+    /// More than anyone needs to try the listing or measure it (`bench store` uses a million), and few
+    /// enough that a typo cannot fill the disk.
+    static let maximumCount = 10_000_000
+
+    // Unconditional: `--demo -5` is a count to refuse by name, not a missing value.
+    @Option(name: .customLong("demo"), parsing: .unconditional, help: "How many demo pets to add (1 to 10,000,000).")
     var count: Int
 
-    @Option(help: "SQLite database file, or postgres://USER@HOST:PORT/DATABASE for PostgreSQL with PostGIS (default: ./\(PetServerConfiguration.defaultDatabasePath)).")
+    @Option(help: "SQLite database file, or postgres://USER@HOST:PORT/DATABASE for PostgreSQL with PostGIS; a relative path is in the current directory.")
     var database = PetServerConfiguration.defaultDatabasePath
 
     func validate() throws {
-        guard count >= 1 else { throw ValidationError("--demo must be at least 1") }
+        guard count >= 1 else { throw ValidationError("--demo must be at least 1, got \(count)") }
+        guard count <= Self.maximumCount else {
+            throw ValidationError("--demo must be at most 10,000,000, got \(count); nothing was written")
+        }
     }
 
     func run() async throws {

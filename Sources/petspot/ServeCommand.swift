@@ -27,13 +27,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "TCP port (0 picks a free one).")
     var port = 8080
 
-    @Option(help: "SQLite database file, or postgres://USER@HOST:PORT/DATABASE for PostgreSQL with PostGIS (default: ./\(PetServerConfiguration.defaultDatabasePath)).")
+    @Option(help: "SQLite database file, or postgres://USER@HOST:PORT/DATABASE for PostgreSQL with PostGIS; a relative path is in the current directory.")
     var database = PetServerConfiguration.defaultDatabasePath
 
     @Option(help: "How many encoded listing pages to keep in memory (all data versions together); 0 switches the response cache off.")
     var responseCacheEntries = PetServerConfiguration.defaultResponseCacheEntries
 
-    @Option(help: "How many bytes of encoded listing pages the response cache holds at most (default 64 MiB); a page larger than half of it is not kept.")
+    @Option(help: "How many bytes of encoded listing pages the response cache holds at most (67108864 is 64 MiB); a page larger than half of it is not kept.")
     var responseCacheBytes = PetServerConfiguration.defaultResponseCacheBytes
 
     @Option(help: ArgumentHelp(
