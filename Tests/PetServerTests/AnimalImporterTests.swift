@@ -26,6 +26,17 @@ import Testing
         #expect(try await store.animal(id: "a")?.publishedAt == Date(timeIntervalSince1970: 1_748_779_200))
     }
 
+    @Test func givenTheSampleFileOfTheDocs_whenImported_thenItsPetsAreListedAndTheAdoptedOneIsNot() async throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/sample-pets.json")
+        let store = try await AnimalFixtures.sqliteStore()
+        let summary = try await AnimalImporter.importPets(try Data(contentsOf: file), into: store)
+        #expect(summary.added == 3)
+        #expect(try await store.animal(id: "sample-004") == nil)
+        let nearby = try await store.animals(matching: AnimalQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01)))
+        #expect(nearby.animals.map(\.id) == ["sample-001", "sample-002"])
+    }
+
     @Test func givenListResponseBody_whenImporting_thenItsAnimalsAreStored() async throws {
         let store = try await AnimalFixtures.sqliteStore()
         let body = ["animals": [record("x")], "pagination": ["page": 1, "limit": 20, "totalCount": 1, "totalPages": 1]] as [String: Any]
