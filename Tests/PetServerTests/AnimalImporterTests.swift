@@ -37,6 +37,47 @@ import Testing
         #expect(nearby.animals.map(\.id) == ["sample-001", "sample-002"])
     }
 
+    @Test(arguments: [
+        ("id", "demo-000002\u{0}zzz", "U+0000"), ("name", "Bu\u{1}rek", "U+0001"), ("breed", "Mix\u{7F}", "U+007F"),
+        ("description", "Calm.\u{0}", "U+0000"), ("description", "Calm.\u{85}", "U+0085"),
+    ])
+    func givenAControlCharacterInATextField_whenParsing_thenTheRecordAndFieldAreNamed(field: String, text: String, code: String) throws {
+        var hostile = record("b")
+        hostile[field] = text
+        let data = try json([record("a"), hostile])
+        #expect(throws: AnimalImportError(
+            index: 1, field: field, message: "holds a control character (\(code)); text fields may not"
+        )) { try AnimalImporter.parse(data) }
+    }
+
+    @Test func givenShelterAndWithdrawalFields_whenTheyHoldAControlCharacter_thenTheyAreNamedToo() throws {
+        var shelter = record("a")
+        shelter["shelter"] = ["name": "Paws", "city": "War\u{1B}saw"]
+        #expect(throws: AnimalImportError(index: 0, field: "shelter.city", message: "holds a control character (U+001B); text fields may not")) {
+            try AnimalImporter.parse(try json([shelter]))
+        }
+        #expect(throws: AnimalImportError(index: 0, field: "id", message: "holds a control character (U+0000); text fields may not")) {
+            try AnimalImporter.parse(try json([["id": "a\u{0}b", "status": "adopted"]]))
+        }
+    }
+
+    @Test func givenADescriptionWithLineBreaksAndTabs_whenParsing_thenItIsKept() throws {
+        var multiline = record("a")
+        multiline["description"] = "Calm.\n\tLikes walks.\r\n"
+        let changes = try AnimalImporter.parse(try json([multiline]))
+        guard case .listed(let animal) = changes.first else { Issue.record("not listed"); return }
+        #expect(animal.description == "Calm.\n\tLikes walks.\r\n")
+    }
+
+    @Test func givenAStoredPet_whenAFileNamesItWithANULAndMore_thenNothingIsImportedAndThePetIsUnchanged() async throws {
+        let store = try await AnimalFixtures.sqliteStore()
+        _ = try await AnimalImporter.importPets(try json([record("demo-000002")]), into: store)
+        var hostile = record("demo-000002\u{0}zzz")
+        hostile["name"] = "HACKED"
+        await #expect(throws: AnimalImportError.self) { try await AnimalImporter.importPets(try json([hostile]), into: store) }
+        #expect(try await store.animal(id: "demo-000002")?.name == "Burek")
+    }
+
     @Test func givenListResponseBody_whenImporting_thenItsAnimalsAreStored() async throws {
         let store = try await AnimalFixtures.sqliteStore()
         let body = ["animals": [record("x")], "pagination": ["page": 1, "limit": 20, "totalCount": 1, "totalPages": 1]] as [String: Any]

@@ -259,6 +259,13 @@ import Testing
         #expect(error.parameter == "id")
     }
 
+    @Test(arguments: ["/api/pets/w1%00garbage", "/api/pets/w1%00", "/api/pets/w1%09", "/api/pets/w1%7F", "/api/pets/w1%C2%85"])
+    func givenAnIdWithAControlCharacter_whenFetched_thenNotFoundNeverAnotherPet(_ uri: String) async throws {
+        let (status, body, _) = try await get(uri)
+        #expect(status == .notFound, "\(uri)")
+        #expect(try PetAPICoding.makeDecoder().decode(APIErrorBody.self, from: body).error.code == "not_found")
+    }
+
     @Test(arguments: ["/api/pets/", "/api/pets/?lat=52.23&lon=21.01"])
     func givenAnEmptyId_whenFetched_thenNotFoundInsteadOfTheListing(_ uri: String) async throws {
         let (status, body, _) = try await get(uri)
