@@ -47,12 +47,15 @@ public enum AnimalImporter {
         }
         var changes: [AnimalChange] = []
         changes.reserveCapacity(records.count)
-        var seen: [String: Int] = [:]
+        // Keyed by the id's bytes: Swift's `String` equality is canonical equivalence, so "é" and
+        // "e" + U+0301 would meet as one key, though the stores keep them as two pets.
+        var seen: [[UInt8]: Int] = [:]
         func firstSighting(_ id: String, at index: Int) throws(AnimalImportError) {
-            if let earlier = seen[id] {
+            let bytes = Array(id.utf8)
+            if let earlier = seen[bytes] {
                 throw AnimalImportError(index: index, field: "id", message: "\"\(id)\" repeats record \(earlier)")
             }
-            seen[id] = index
+            seen[bytes] = index
         }
         for (index, record) in records.enumerated() {
             switch record {

@@ -78,6 +78,33 @@ import Testing
         #expect(try await store.animal(id: "demo-000002")?.name == "Burek")
     }
 
+    @Test func givenRandomIdsTheImportAccepts_whenEachIsFetched_thenItComesBackByteForByteAndNoneMeetsAnother() async throws {
+        // Canonically equivalent pairs (é and e + U+0301), case pairs, spaces, slashes, emoji and
+        // scripts: ids are bytes, so each is its own pet.
+        let pieces = ["é", "e\u{301}", "E", "e", " ", "/", "%", "🐶", "ß", "ss", "İ", "i\u{307}", "Å", "A\u{30A}", "\u{212B}", "日本", "-", "~"]
+        var generator = SplitMix64(seed: 39)
+        var ids: [String] = []
+        while ids.count < 60 {
+            let length = Int(generator.next() % 4) + 1
+            let id = (0..<length).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+            if !ids.contains(where: { Array($0.utf8) == Array(id.utf8) }) { ids.append(id) }
+        }
+        let store = try await AnimalFixtures.sqliteStore()
+        let records = ids.enumerated().map { index, id in
+            var pet = record(id)
+            pet["name"] = "pet \(index)"
+            return pet
+        }
+        #expect(try await AnimalImporter.importPets(try json(records), into: store).added == ids.count)
+        for (index, id) in ids.enumerated() {
+            let found = try await store.animal(id: id)
+            #expect(found.map { Array($0.id.utf8) } == Array(id.utf8), "\(id.debugDescription)")
+            #expect(found?.name == "pet \(index)", "\(id.debugDescription) met another id")
+        }
+        let listed = try await store.animals(matching: AnimalQuery(limit: 100)).animals.map { Array($0.id.utf8) }
+        #expect(Set(listed) == Set(ids.map { Array($0.utf8) }))
+    }
+
     @Test func givenListResponseBody_whenImporting_thenItsAnimalsAreStored() async throws {
         let store = try await AnimalFixtures.sqliteStore()
         let body = ["animals": [record("x")], "pagination": ["page": 1, "limit": 20, "totalCount": 1, "totalPages": 1]] as [String: Any]
