@@ -4,7 +4,8 @@ import PetSpotDomain
 
 /// Why an import file was refused. Nothing is imported when this is thrown.
 public struct AnimalImportError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Position of the bad record in the file's array; nil when the file as a whole is wrong.
+    /// Position of the bad record in the file's array, from 0; nil when the file as a whole is wrong.
+    /// What a person reads counts records from 1 (``description``).
     public var index: Int?
     /// The JSON field at fault, e.g. `location.lat`; nil when the whole record or file is wrong.
     public var field: String?
@@ -18,8 +19,8 @@ public struct AnimalImportError: Error, Equatable, Sendable, CustomStringConvert
 
     public var description: String {
         switch (index, field) {
-        case let (index?, field?): "record \(index): field \(field): \(message)"
-        case let (index?, nil): "record \(index): \(message)"
+        case let (index?, field?): "record \(index + 1): field \(field): \(message)"
+        case let (index?, nil): "record \(index + 1): \(message)"
         default: message
         }
     }
@@ -53,7 +54,7 @@ public enum AnimalImporter {
         func firstSighting(_ id: String, at index: Int) throws(AnimalImportError) {
             let bytes = Array(id.utf8)
             if let earlier = seen[bytes] {
-                throw AnimalImportError(index: index, field: "id", message: "\"\(id)\" repeats record \(earlier)")
+                throw AnimalImportError(index: index, field: "id", message: "\"\(id)\" repeats record \(earlier + 1)")
             }
             seen[bytes] = index
         }

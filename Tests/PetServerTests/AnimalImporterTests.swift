@@ -120,6 +120,12 @@ import Testing
         #expect(try await store.count() == 0)
     }
 
+    @Test func givenABadThirdRecord_whenItsErrorIsPrinted_thenItIsRecordThreeCountingFromOne() {
+        let error = AnimalImportError(index: 2, field: "location.lat", message: "must be a finite number between -90 and 90")
+        #expect(error.description == "record 3: field location.lat: must be a finite number between -90 and 90")
+        #expect(AnimalImportError(index: 0, field: nil, message: "x").description == "record 1: x")
+    }
+
     @Test func givenMissingField_whenParsing_thenErrorNamesIt() throws {
         var broken = record("a")
         broken["shelter"] = ["name": "Paws"]
@@ -146,7 +152,7 @@ import Testing
     }
 
     @Test func givenIdRepeatedInFile_whenParsing_thenSecondOccurrenceIsNamed() throws {
-        #expect(throws: AnimalImportError(index: 2, field: "id", message: "\"a\" repeats record 0")) {
+        #expect(throws: AnimalImportError(index: 2, field: "id", message: "\"a\" repeats record 1")) {
             try AnimalImporter.parse(try json([record("a"), record("b"), record("a")]))
         }
     }
