@@ -65,13 +65,13 @@ public enum AnimalImporter {
                 try firstSighting(id, at: index)
                 changes.append(.withdrawn(id: id, why))
             case .listed(let dto):
+                try refuseControlCharacters(in: textFields(of: dto), at: index)
                 var animal: Animal
                 do {
                     animal = try dto.toDomain()
                 } catch {
                     throw AnimalImportError(index: index, field: error.field, message: error.message)
                 }
-                try refuseControlCharacters(in: textFields(of: animal), at: index)
                 try firstSighting(animal.id, at: index)
                 animal.distanceKm = nil
                 changes.append(.listed(animal))
@@ -80,31 +80,21 @@ public enum AnimalImporter {
         return changes
     }
 
-    /// Refuses a text field holding a control character (Unicode's `Cc`: NUL, the C0 and C1 controls,
-    /// DEL), naming the record and field. The trap it closes: a store that reads text up to a NUL would
-    /// take `"demo-000002\u{0}zzz"` for the id `demo-000002` and overwrite that pet. A description may
-    /// hold line breaks and tabs, as shelters' texts do; nothing else may.
+    /// Refuses a text field holding a control character (`TextRule`), naming the record and field.
     private static func refuseControlCharacters(
         in fields: [(field: String, text: String)], at index: Int
     ) throws(AnimalImportError) {
-        for (field, text) in fields {
-            let allowed: Set<Unicode.Scalar> = field == "description" ? ["\n", "\r", "\t"] : []
-            guard let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control && !allowed.contains($0) })
-            else { continue }
-            let code = String(control.value, radix: 16, uppercase: true)
-            throw AnimalImportError(
-                index: index, field: field,
-                message: "holds a control character (U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code)); text fields may not"
-            )
+        if let (field, message) = TextRule.firstBreak(in: fields) {
+            throw AnimalImportError(index: index, field: field, message: message)
         }
     }
 
-    /// Every text field of a pet, by its path in the file.
-    private static func textFields(of animal: Animal) -> [(field: String, text: String)] {
+    /// Every text field of a record as the file gives it, by its path in the file.
+    private static func textFields(of dto: AnimalDTO) -> [(field: String, text: String)] {
         [
-            ("id", animal.id), ("name", animal.name), ("breed", animal.breed), ("description", animal.description),
-            ("shelter.name", animal.shelter.name), ("shelter.city", animal.shelter.city),
-        ] + (animal.photoURL.map { [("photoURL", $0.absoluteString)] } ?? [])
+            ("id", dto.id), ("name", dto.name), ("breed", dto.breed), ("description", dto.description),
+            ("shelter.name", dto.shelter.name), ("shelter.city", dto.shelter.city),
+        ] + (dto.photoURL.map { [("photoURL", $0)] } ?? [])
     }
 
     /// The file: an array of records, or an object whose `animals` is one (a `GET /api/pets` body).

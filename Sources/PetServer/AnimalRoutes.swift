@@ -82,7 +82,7 @@ func buildRouter(
         guard !id.isEmpty else { return JSONResponse.error(.notFound, code: "not_found", message: "no pet with an empty id") }
         // No stored id holds a control character (the import refuses them): such a path names no pet,
         // and must never reach a store that could read the id only up to a NUL.
-        guard !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard !TextRule.hasControl(id) else {
             return JSONResponse.error(.notFound, code: "not_found", message: "no pet has an id with a control character")
         }
         let entityTag = HTTPCaching.entityTag(version: try await versions.current(), key: "/api/pets/" + id)

@@ -147,11 +147,11 @@ public enum AnimalStoreError: Error, Equatable, Sendable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .duplicateID(let index, let id):
-            "record \(index): field id: \"\(id)\" is already taken"
+            "record \(index + 1): field id: \"\(id)\" is already taken"
         case .corruptRow(let id, let field):
             "stored pet \(id) has an unreadable \(field)"
         case .invalidAnimal(let index, let field, let message):
-            "record \(index): field \(field): \(message)"
+            "record \(index + 1): field \(field): \(message)"
         }
     }
 }
@@ -165,6 +165,14 @@ extension Animal {
             _ = try AnimalDTO(self).toDomain()
         } catch {
             throw .invalidAnimal(index: index, field: error.field, message: error.message)
+        }
+        // Every write path of both stores comes here, not only the importer's.
+        let fields = [
+            ("id", id), ("name", name), ("breed", breed), ("description", description),
+            ("shelter.name", shelter.name), ("shelter.city", shelter.city),
+        ]
+        if let (field, message) = TextRule.firstBreak(in: fields) {
+            throw .invalidAnimal(index: index, field: field, message: message)
         }
     }
 }

@@ -23,7 +23,7 @@ struct AppiumCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
 
-    @Option(help: "TCP port (0 picks a free one; Appium's own default is 4723).")
+    @Option(help: "TCP port (0 picks a free one; 4723 is Appium's own).")
     var port = 4723
 
     @Option(help: "Base URL of a running pets server, e.g. http://127.0.0.1:8080.")

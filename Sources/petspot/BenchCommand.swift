@@ -13,7 +13,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure the pets store and API, and the scenario file checker.",
-        subcommands: [Store.self, ScenarioFile.self]
+        subcommands: [Store.self, ScenarioCheck.self]
     )
 
     struct Store: AsyncParsableCommand {

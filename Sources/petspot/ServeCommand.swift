@@ -16,8 +16,7 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the pets API (GET /api/pets, /api/pets/{id}, /health, /openapi.yaml).",
         discussion: """
             The database is created and migrated on first start; when it is empty it receives \
-            \(PetServerConfiguration.defaultDemoPetCount) demo pets. Without --database the file is \
-            ./\(PetServerConfiguration.defaultDatabasePath) in the current directory.
+            \(PetServerConfiguration.defaultDemoPetCount) demo pets.
             """
     )
 
@@ -33,7 +32,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "How many encoded listing pages to keep in memory (all data versions together); 0 switches the response cache off.")
     var responseCacheEntries = PetServerConfiguration.defaultResponseCacheEntries
 
-    @Option(help: "How many bytes of encoded listing pages the response cache holds at most (67108864 is 64 MiB); a page larger than half of it is not kept.")
+    @Option(help: "How many bytes of encoded listing pages the response cache holds at most (64 MiB = 67108864); a page larger than half of it is not kept.")
     var responseCacheBytes = PetServerConfiguration.defaultResponseCacheBytes
 
     @Option(help: ArgumentHelp(

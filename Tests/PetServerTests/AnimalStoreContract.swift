@@ -256,6 +256,13 @@ enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConver
             await #expect(throws: AnimalStoreError.invalidAnimal(index: 1, field: "ageMonths", message: "must be between 0 and 600")) {
                 try await store.insert(batch)
             }
+            // A NUL would let SQLite read the id as "fine": every write path refuses control characters.
+            let hostile = try AnimalFixtures.animal("fine\u{0}x", lat: 4, lon: 4)
+            await #expect(throws: AnimalStoreError.invalidAnimal(
+                index: 0, field: "id", message: "holds a control character (U+0000); text fields may not"
+            )) {
+                try await store.insert([hostile])
+            }
             #expect(try await store.count() == 0)
 
         case .givenInserts_whenCountingAndVersioning_thenBothFollowEveryAdditionAndNothingElse:

@@ -4,7 +4,7 @@ import Testing
 /// What `--help` says: each option's default once (ArgumentParser prints it; the help text must not
 /// say it again).
 @Suite(.timeLimit(.minutes(1))) struct PetspotHelpTests {
-    @Test(arguments: ["serve", "seed", "import", "bench scenario"])
+    @Test(arguments: ["serve", "seed", "import", "appium", "bench scenario"])
     func givenACommandsHelp_whenPrinted_thenNoOptionSaysItsDefaultTwice(command: String) async throws {
         let run = try await PetspotProcess.run(command.split(separator: " ").map(String.init) + ["--help"])
         #expect(run.status == 0)
