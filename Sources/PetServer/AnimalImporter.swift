@@ -65,7 +65,7 @@ public enum AnimalImporter {
                 try firstSighting(id, at: index)
                 changes.append(.withdrawn(id: id, why))
             case .listed(let dto):
-                try refuseControlCharacters(in: textFields(of: dto), at: index)
+                try refuseControlCharacters(in: TextRule.fields(of: dto), at: index)
                 var animal: Animal
                 do {
                     animal = try dto.toDomain()
@@ -87,14 +87,6 @@ public enum AnimalImporter {
         if let (field, message) = TextRule.firstBreak(in: fields) {
             throw AnimalImportError(index: index, field: field, message: message)
         }
-    }
-
-    /// Every text field of a record as the file gives it, by its path in the file.
-    private static func textFields(of dto: AnimalDTO) -> [(field: String, text: String)] {
-        [
-            ("id", dto.id), ("name", dto.name), ("breed", dto.breed), ("description", dto.description),
-            ("shelter.name", dto.shelter.name), ("shelter.city", dto.shelter.city),
-        ] + (dto.photoURL.map { [("photoURL", $0)] } ?? [])
     }
 
     /// The file: an array of records, or an object whose `animals` is one (a `GET /api/pets` body).

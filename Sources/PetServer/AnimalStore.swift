@@ -161,17 +161,14 @@ extension Animal {
     /// store writes it: what is stored can always be read back.
     /// - Throws: ``AnimalStoreError/invalidAnimal(index:field:message:)`` naming the first field that is wrong.
     func validateForStoring(index: Int) throws(AnimalStoreError) {
+        let dto = AnimalDTO(self)
         do {
-            _ = try AnimalDTO(self).toDomain()
+            _ = try dto.toDomain()
         } catch {
             throw .invalidAnimal(index: index, field: error.field, message: error.message)
         }
         // Every write path of both stores comes here, not only the importer's.
-        let fields = [
-            ("id", id), ("name", name), ("breed", breed), ("description", description),
-            ("shelter.name", shelter.name), ("shelter.city", shelter.city),
-        ]
-        if let (field, message) = TextRule.firstBreak(in: fields) {
+        if let (field, message) = TextRule.firstBreak(in: TextRule.fields(of: dto)) {
             throw .invalidAnimal(index: index, field: field, message: message)
         }
     }

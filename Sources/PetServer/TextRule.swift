@@ -1,3 +1,5 @@
+import PetAPI
+
 /// What a stored text may hold: no control character (Unicode's `Cc`: NUL, the C0 and C1 controls,
 /// DEL), except the line breaks and tabs of a description, as shelters write them.
 ///
@@ -5,6 +7,14 @@
 /// would be taken for the id `demo-000002` and overwrite that pet. Checked on the UTF-8 bytes: a
 /// million-pet import reads every field once.
 enum TextRule {
+    /// Every text field of a record, by its path in the file and the API.
+    static func fields(of dto: AnimalDTO) -> [(field: String, text: String)] {
+        [
+            ("id", dto.id), ("name", dto.name), ("breed", dto.breed), ("description", dto.description),
+            ("shelter.name", dto.shelter.name), ("shelter.city", dto.shelter.city),
+        ] + (dto.photoURL.map { [("photoURL", $0)] } ?? [])
+    }
+
     /// The first field of `fields` that breaks the rule, with what to say of it; nil when none does.
     static func firstBreak(in fields: [(field: String, text: String)]) -> (field: String, message: String)? {
         for (field, text) in fields {

@@ -78,7 +78,7 @@ public final class FakeWorkouts: WorkoutSaving {
     /// Every save asked for, answered or not.
     public private(set) var attempts: [WalkWorkout] = []
     public private(set) var saved: [WalkWorkout] = []
-    @ObservationIgnored private var held: [CheckedContinuation<Void, Never>] = []
+    @ObservationIgnored private let held = Waiters<Void>()
 
     public init(refusal: WorkoutSaveError? = nil) {
         self.refusal = refusal
@@ -87,7 +87,7 @@ public final class FakeWorkouts: WorkoutSaving {
     public func saveWalk(_ workout: WalkWorkout) async throws(WorkoutSaveError) {
         attempts.append(workout)
         if holdsSaves {
-            await withCheckedContinuation { held.append($0) }
+            await held.wait(cancelled: ())
             throw .failed("no answer: the process ended")
         }
         if let refusal { throw refusal }
@@ -96,9 +96,7 @@ public final class FakeWorkouts: WorkoutSaving {
 
     /// Ends every held save (each then fails).
     public func releaseHeldSaves() {
-        let waiting = held
-        held = []
-        for continuation in waiting { continuation.resume() }
+        held.resumeAll(returning: ())
     }
 }
 
