@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fault drills: what a crash, a full disk or a database restart does to PetSpot's data and answers.
 #
-#     scripts/faults.sh [--pets N] [--tries N] [--binary PATH] [--no-postgres]
+#     scripts/faults.sh [--pets N] [--tries N] [--binary PATH] [--no-postgres] [--connections-only]
 #
 # Builds petspot in release mode (unless --binary names one), writes an import file of N pets (default
 # 1,000,000) and runs, on throwaway databases:
@@ -18,6 +18,15 @@
 #                      store unchanged. (Skipped when not run as root: it needs another user.)
 #   disk full          the import runs with a file-size limit (`ulimit -f`) a little above the
 #                      database's size: a clear error, the store unchanged.
+#   idle and slow      20,000 sockets that send nothing and 5,000 that send a request head one byte a
+#   connections        second (slowloris), held open together against a server with its default
+#                      timeouts and connection limit, from three processes (the drill raises its own
+#                      open-file limit; 25,000 sockets need about as many local ports), while a client
+#                      asks GET /health ten times a second on new connections: every probe must be
+#                      answered 200 within 1 s (a slower one is wrong, one without an answer lost), and
+#                      the server must close every held socket itself (idle timeout, request timeout,
+#                      or to make room) and be back to its own descriptors afterwards.
+#   HTTP/1.0           a request without keep-alive: answered, then closed by the server within 1 s.
 #   postgres restart   PostgreSQL (a throwaway cluster from scripts/with-postgres.sh) shut down (fast
 #                      mode) while four clients load the server, kept down 3 s and started again, --tries times
 #                      (at most 5): while it is down an answer is 503 with the documented body or waits
@@ -30,18 +39,20 @@
 # as wrong). It prints a table: fault, tries, data lost, wrong answers (both must be 0), and what else
 # was seen.
 # Exits 1 when anything was lost or wrong. Needs python3 (standard library only) and curl; the PostgreSQL drill
-# needs what scripts/with-postgres.sh needs. Progress goes to standard error.
+# needs what scripts/with-postgres.sh needs. --connections-only runs the connection drills alone (about
+# two minutes). Progress goes to standard error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
 
-pets=1000000 tries=20 binary="" postgres=1
+pets=1000000 tries=20 binary="" postgres=1 connections_only=0
 while (($#)); do
     case "$1" in
         --pets) pets="$2"; shift 2 ;;
         --tries) tries="$2"; shift 2 ;;
         --binary) binary="$2"; shift 2 ;;
         --no-postgres) postgres=0; shift ;;
+        --connections-only) connections_only=1; shift ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "faults: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -178,11 +189,180 @@ row() { # FAULT TRIES LOST WRONG NOTE
     printf '%s\t%s\t%s\t%s\t%s\n' "$@" >> "$results"
 }
 
+report() {
+    python3 - "$results" <<'PY'
+import sys
+rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1]) if line.strip()]
+print(f"{'fault':<32}{'tries':>6}{'data lost':>11}{'wrong answers':>15}  notes")
+for fault, tries, lost, wrong, note in rows:
+    print(f"{fault:<32}{tries:>6}{lost:>11}{wrong:>15}  {note}")
+bad = sum(int(lost) + int(wrong) for _, _, lost, wrong, _ in rows)
+sys.exit(1 if bad else 0)
+PY
+}
+
 sql() { python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$@"; }
 
 free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
+
+# --- idle and slow connections --------------------------------------------------------------------
+cat > "$work/connections.py" <<'PY'
+import json, os, resource, selectors, socket, subprocess, sys, time
+
+def raise_open_file_limit():
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+def hold(port, count, kind, seconds, out_path):
+    """Opens `count` sockets and holds them up to `seconds`: `idle` ones send nothing, `slow` ones send a
+    request head one byte a second. Notes which the server closed, and when."""
+    raise_open_file_limit()
+    sockets, failed = [], 0
+    for _ in range(count):
+        try:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+            sock.setblocking(False)
+            sockets.append(sock)
+        except OSError:
+            failed += 1
+    started = time.monotonic()
+    selector = selectors.DefaultSelector()
+    for sock in sockets:
+        selector.register(sock, selectors.EVENT_READ)
+    still_open, answered, last_closed = set(sockets), 0, None
+    head = b"GET /health HTTP/1.1\r\nHost: drill\r\nX-Slow: " + b"a" * 10000
+    sent, next_byte = 0, started
+    while still_open and time.monotonic() < started + seconds:
+        for key, _ in selector.select(timeout=0.2):
+            sock = key.fileobj
+            try:
+                data = sock.recv(65536)
+            except OSError:
+                data = b""
+            if data:
+                answered += 1
+                continue
+            selector.unregister(sock)
+            sock.close()
+            still_open.discard(sock)
+            last_closed = round(time.monotonic() - started, 1)
+        if kind == "slow" and time.monotonic() >= next_byte:
+            for sock in still_open:
+                try:
+                    sock.send(head[sent:sent + 1])
+                except OSError:
+                    pass
+            sent, next_byte = sent + 1, next_byte + 1
+    with open(out_path, "w") as out:
+        json.dump({"kind": kind, "opened": len(sockets), "failed": failed, "stillOpen": len(still_open),
+                   "answered": answered, "lastClosedAfter": last_closed}, out)
+
+def probe(port):
+    """One GET /health on a new connection: 'right' (200 within 1 s), 'slow', or 'lost'."""
+    started = time.monotonic()
+    answer = b""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+            sock.sendall(b"GET /health HTTP/1.1\r\nHost: drill\r\nConnection: close\r\n\r\n")
+            while True:
+                data = sock.recv(65536)
+                if not data:
+                    break
+                answer += data
+    except OSError:
+        return "lost", time.monotonic() - started
+    elapsed = time.monotonic() - started
+    if not (answer.startswith(b"HTTP/1.1 200") and answer.endswith(b'{"status":"ok"}')):
+        return "lost", elapsed
+    return ("right" if elapsed < 1 else "slow"), elapsed
+
+def descriptors(pid):
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+def drill(port, pid, hold_seconds, out_path):
+    here = os.path.dirname(os.path.abspath(__file__))
+    before = descriptors(pid)
+    plan = [(10000, "idle"), (10000, "idle"), (5000, "slow")]
+    holders = [
+        subprocess.Popen([sys.executable, __file__, "hold", str(port), str(count), kind, str(hold_seconds), f"{here}/hold-{index}.json"])
+        for index, (count, kind) in enumerate(plan)
+    ]
+    counts, worst, most_descriptors = {"right": 0, "slow": 0, "lost": 0}, 0.0, before
+    while any(holder.poll() is None for holder in holders):
+        verdict, elapsed = probe(port)
+        counts[verdict] += 1
+        worst = max(worst, elapsed)
+        most_descriptors = max(most_descriptors, descriptors(pid))
+        time.sleep(0.1)
+    held = [json.load(open(f"{here}/hold-{index}.json")) for index in range(len(plan))]
+    time.sleep(1)
+    with open(out_path, "w") as out:
+        json.dump({"probes": counts, "worstProbeSeconds": round(worst, 3), "held": held, "descriptorsBefore": before,
+                   "descriptorsAfter": descriptors(pid), "mostDescriptors": most_descriptors}, out)
+
+def http10(port, out_path):
+    """An HTTP/1.0 request without keep-alive: answered, then closed by the server within 1 s."""
+    answer, closed = b"", False
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(b"GET /health HTTP/1.0\r\n\r\n")
+        started = time.monotonic()
+        sock.settimeout(1)
+        try:
+            while True:
+                data = sock.recv(65536)
+                if not data:
+                    closed = True
+                    break
+                answer += data
+        except OSError:
+            pass
+    with open(out_path, "w") as out:
+        json.dump({"answered": answer.startswith(b"HTTP/1.1 200") and answer.endswith(b'{"status":"ok"}'),
+                   "closed": closed, "seconds": round(time.monotonic() - started, 3)}, out)
+
+if __name__ == "__main__":
+    command = sys.argv[1]
+    if command == "hold": hold(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], float(sys.argv[5]), sys.argv[6])
+    elif command == "drill": drill(int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), sys.argv[5])
+    elif command == "http10": http10(int(sys.argv[2]), sys.argv[3])
+PY
+
+echo "== 20,000 idle and 5,000 slow connections held against the server" >&2
+"$binary" seed --demo 100 --database "$work/connections.sqlite" >&2
+port="$(free_port)"
+"$binary" serve --port "$port" --database "$work/connections.sqlite" > "$work/connections.log" 2>&1 &
+server=$!
+for _ in $(seq 1 600); do curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.1; done
+# Held past the default timeouts (60 s idle, 20 s for a request), so that the server must free every one.
+python3 "$work/connections.py" drill "$port" "$server" 75 "$work/connections.json"
+echo "   $(cat "$work/connections.json")" >&2
+warnings="$(grep -c 'connection limit reached' "$work/connections.log" || true)"
+IFS=$'\t' read -r lost wrong note < <(python3 - "$work/connections.json" "$warnings" <<'PY'
+import json, sys
+result, warnings = json.load(open(sys.argv[1])), int(sys.argv[2])
+probes = result["probes"]
+kept = sum(held["stillOpen"] for held in result["held"])
+failed = sum(held["failed"] for held in result["held"])
+answered = sum(held["answered"] for held in result["held"])
+freed = result["descriptorsAfter"] <= result["descriptorsBefore"] + 2
+wrong = probes["slow"] + (0 if freed else 1) + (1 if kept else 0) + answered
+print(probes["lost"], wrong,
+      f"{probes['right']} probes right, slowest {result['worstProbeSeconds']} s; {failed} held sockets not opened, "
+      f"{kept} left open by the server; server descriptors {result['descriptorsBefore']} before, "
+      f"at most {result['mostDescriptors']}, {result['descriptorsAfter']} after; {warnings} limit warnings", sep="\t")
+PY
+)
+row "idle and slow connections" 1 "$lost" "$wrong" "$note"
+
+python3 "$work/connections.py" http10 "$port" "$work/http10.json"
+IFS=$'\t' read -r wrong note < <(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(0 if r["answered"] and r["closed"] else 1, ("answered" if r["answered"] else "not answered") + (" and closed" if r["closed"] else " but left open") + " after %s s" % r["seconds"], sep="\t")' "$work/http10.json")
+row "HTTP/1.0 answered and closed" 1 0 "$wrong" "$note"
+kill "$server" 2>/dev/null || true
+wait "$server" 2>/dev/null || true
+server=""
+if ((connections_only)); then report; exit; fi
 
 # A base store: 1,000 demo pets; each drill works on its own copy.
 echo "== writing an import file of $pets pets" >&2
@@ -349,12 +529,4 @@ SH
     fi
 fi
 
-python3 - "$results" <<'PY'
-import sys
-rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1]) if line.strip()]
-print(f"{'fault':<32}{'tries':>6}{'data lost':>11}{'wrong answers':>15}  notes")
-for fault, tries, lost, wrong, note in rows:
-    print(f"{fault:<32}{tries:>6}{lost:>11}{wrong:>15}  {note}")
-bad = sum(int(lost) + int(wrong) for _, _, lost, wrong, _ in rows)
-sys.exit(1 if bad else 0)
-PY
+report

@@ -39,9 +39,16 @@ public func buildApplication(
             versions: DataVersionMonitor(store: store, interval: configuration.dataVersionInterval, clock: ContinuousClock()),
             cache: ResponseCache(capacity: configuration.responseCacheEntries, byteCapacity: configuration.responseCacheBytes)
         ),
+        server: .boundedHTTP1(
+            limits: configuration.connectionLimits,
+            registry: ConnectionRegistry(maximum: configuration.connectionLimits.maximumConnections, logger: logger)
+        ),
         configuration: ApplicationConfiguration(
             address: .hostname(configuration.host, port: configuration.port),
-            serverName: "PetSpot"
+            serverName: "PetSpot",
+            // Linux caps it at net.core.somaxconn. A deep queue lets a client connect while the server
+            // is accepting a flood of connections (each then admitted or closed at once).
+            backlog: 4096
         ),
         services: services,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

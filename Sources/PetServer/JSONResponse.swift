@@ -22,4 +22,11 @@ enum JSONResponse {
         // Encoding a struct of three strings cannot fail; answer with the status alone if it somehow does.
         return Response(status: status)
     }
+
+    /// The body of ``error(_:code:parameter:message:)``, for answers written below the router.
+    static func errorBytes(code: String, message: String) -> ByteBuffer {
+        let body = APIErrorBody(code: code, parameter: nil, message: message)
+        // As above: encoding three strings cannot fail; an empty body if it somehow does.
+        return ByteBuffer(bytes: (try? PetAPICoding.makeEncoder().encode(body)) ?? Data())
+    }
 }

@@ -28,6 +28,8 @@ public struct PetServerConfiguration: Sendable {
     /// from it for up to ``dataVersionInterval`` (capped at a minute) after the database last
     /// confirmed it, unless its URL sets `replica_lag_ms`.
     public var rowsInMemory: Bool
+    /// Timeouts and the connection limit (``ConnectionLimits``).
+    public var connectionLimits: ConnectionLimits
 
     public static let defaultResponseCacheEntries = 1024
     /// 64 MiB: the default entries at a typical page of 20 pets (about 12 KB) take a fifth of it; pages
@@ -44,7 +46,8 @@ public struct PetServerConfiguration: Sendable {
         responseCacheEntries: Int = defaultResponseCacheEntries,
         responseCacheBytes: Int = defaultResponseCacheBytes,
         dataVersionInterval: Duration = defaultDataVersionInterval,
-        rowsInMemory: Bool = true
+        rowsInMemory: Bool = true,
+        connectionLimits: ConnectionLimits = ConnectionLimits()
     ) {
         self.host = host
         self.port = port
@@ -55,6 +58,7 @@ public struct PetServerConfiguration: Sendable {
         self.responseCacheBytes = responseCacheBytes
         self.dataVersionInterval = dataVersionInterval
         self.rowsInMemory = rowsInMemory
+        self.connectionLimits = connectionLimits
     }
 
     /// The server's logger, at ``logLevel``.

@@ -47,6 +47,24 @@ struct ServeCommand: AsyncParsableCommand {
     ))
     var rowsInMemory = true
 
+    @Option(name: .customLong("idle-timeout-s"), help: ArgumentHelp(
+        "How long, in seconds, a connection may wait for its next request before the server closes it.",
+        discussion: "Counted from the connection's opening and from each answer to the next request's first byte."
+    ))
+    var idleTimeoutSeconds = Double(ConnectionLimits.defaultIdleTimeout.components.seconds)
+
+    @Option(name: .customLong("request-timeout-s"), help: ArgumentHelp(
+        "How long, in seconds, a request may take to arrive, from its first byte to its last.",
+        discussion: "A connection whose request arrives more slowly is closed without an answer."
+    ))
+    var requestTimeoutSeconds = Double(ConnectionLimits.defaultRequestTimeout.components.seconds)
+
+    @Option(help: ArgumentHelp(
+        "How many client connections the server holds at once.",
+        discussion: "By default the open-file limit (which the server first raises to its hard limit) less a quarter of it, at most 1024, kept for the database and the log. A connection beyond it closes an idle one (or else one whose request is still arriving) to make room, or is closed itself when every connection is being answered; a warning says so at most every 10 s."
+    ))
+    var maxConnections: Int?
+
     @Option(help: ArgumentHelp(
         "The least severe level logged.",
         discussion: "debug adds a line per listing or nearby query (its radius and counts, never its coordinates)."
@@ -64,14 +82,34 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...3_600_000).contains(dataVersionIntervalMs) else {
             throw ValidationError("--data-version-interval-ms must be between 0 and 3600000, not \(dataVersionIntervalMs)")
         }
+        for (name, seconds) in [("--idle-timeout-s", idleTimeoutSeconds), ("--request-timeout-s", requestTimeoutSeconds)] {
+            guard seconds.isFinite, seconds >= 0.01, seconds <= 3600 else {
+                throw ValidationError("\(name) must be between 0.01 and 3600 seconds, not \(seconds)")
+            }
+        }
+        if let maxConnections {
+            let limit = ConnectionLimits.raiseOpenFileLimit()
+            let most = ConnectionLimits.defaultMaximumConnections(openFileLimit: limit)
+            guard (1...most).contains(maxConnections) else {
+                throw ValidationError(
+                    "--max-connections must be between 1 and \(most) (the open-file limit \(limit) less \(limit - most) kept for the database and the log), not \(maxConnections)"
+                )
+            }
+        }
     }
 
     func run() async throws {
         limitMallocArenas()
+        let openFileLimit = ConnectionLimits.raiseOpenFileLimit()
+        let limits = ConnectionLimits(
+            idleTimeout: .milliseconds(Int64((idleTimeoutSeconds * 1000).rounded())),
+            requestTimeout: .milliseconds(Int64((requestTimeoutSeconds * 1000).rounded())),
+            maximumConnections: maxConnections ?? ConnectionLimits.defaultMaximumConnections(openFileLimit: openFileLimit)
+        )
         let configuration = PetServerConfiguration(
             host: host, port: port, database: database, logLevel: logLevel,
             responseCacheEntries: responseCacheEntries, responseCacheBytes: responseCacheBytes, dataVersionInterval: .milliseconds(dataVersionIntervalMs),
-            rowsInMemory: rowsInMemory
+            rowsInMemory: rowsInMemory, connectionLimits: limits
         )
         let app = try await buildApplication(configuration: configuration)
         // SIGTERM or SIGINT asks for a graceful shutdown; one that takes longer than 10 s becomes

@@ -1,0 +1,320 @@
+import DequeModule
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+import PetAPI
+
+/// Hummingbird's HTTP/1.1 channel within ``ConnectionLimits``: every connection is admitted by the
+/// ``ConnectionRegistry``, closed when idle or when its request arrives too slowly, closed after the
+/// answer to an HTTP/1.0 request that did not ask to keep it, and a request the HTTP parser refuses
+/// gets the API's JSON error body (docs/api.md) instead of an empty 400.
+struct BoundedHTTP1Channel: ServerChildChannel {
+    typealias Value = HTTP1Channel.Value
+
+    let http1: HTTP1Channel
+    let limits: ConnectionLimits
+    let registry: ConnectionRegistry
+
+    init(responder: @escaping HTTPChannelHandler.Responder, limits: ConnectionLimits, registry: ConnectionRegistry) {
+        self.http1 = HTTP1Channel(responder: responder, configuration: .init(
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: ConnectionLimits.maximumHeaderFieldBytes,
+                maxHeaderListSize: ConnectionLimits.maximumHeaderBytes,
+                maxHeaderFieldCount: ConnectionLimits.maximumHeaderFields
+            )
+        ))
+        self.limits = limits
+        self.registry = registry
+    }
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let admitted = registry.admit(channel)
+        let registry = registry
+        return http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            guard admitted else {
+                // Refused: every connection is being answered. Closed before it is read.
+                channel.close(promise: nil)
+                return value
+            }
+            channel.closeFuture.whenComplete { _ in registry.closed(channel) }
+            let timeline = ConnectionTimeline(channel: channel, limits: limits, registry: registry, logger: logger)
+            let pipeline = channel.pipeline.syncOperations
+            try pipeline.addHandler(RequestBytesHandler(timeline: timeline), position: .first)
+            let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try pipeline.addHandler(RequestGuardHandler(timeline: timeline), position: .after(decoder))
+            timeline.start()
+            return value
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await http1.handle(value: value, logger: logger)
+    }
+}
+
+extension HTTPServerBuilder {
+    /// HTTP/1.1 within `limits` (``BoundedHTTP1Channel``).
+    static func boundedHTTP1(limits: ConnectionLimits, registry: ConnectionRegistry) -> HTTPServerBuilder {
+        HTTPServerBuilder { responder in
+            BoundedHTTP1Channel(responder: responder, limits: limits, registry: registry)
+        }
+    }
+}
+
+/// What one connection is doing, and the one deadline that phase has: waiting for a request's first
+/// byte (``ConnectionLimits/idleTimeout``), receiving a request (``ConnectionLimits/requestTimeout``
+/// from its first byte to its end), or answering (no deadline: the store bounds its own operations).
+///
+/// The first byte is seen before the HTTP parser, by ``RequestBytesHandler``; the ends of requests and
+/// answers after it, by ``RequestGuardHandler``. Both run on the connection's event loop.
+final class ConnectionTimeline {
+    private(set) var phase = ConnectionRegistry.Phase.waiting
+    private let channel: any Channel
+    private let limits: ConnectionLimits
+    private let registry: ConnectionRegistry
+    private let logger: Logger
+    private var deadline: Scheduled<Void>?
+    /// Requests read to their end and not yet answered (HTTP/1.1 lets a client send the next before
+    /// the answer to the last).
+    private var unanswered = 0
+    /// A request whose head has been parsed and whose end has not.
+    private var partialRequest = false
+    /// For each request read and not yet answered, in order: whether its connection stays open.
+    private var keepAlive = Deque<Bool>()
+    /// The bytes of the current request's first line seen so far, and whether its end was seen: a
+    /// head the parser finds too large is a long URL (414) or long headers (431).
+    private(set) var requestLineBytes = 0
+    private(set) var requestLineEnded = false
+
+    init(channel: any Channel, limits: ConnectionLimits, registry: ConnectionRegistry, logger: Logger) {
+        self.channel = channel
+        self.limits = limits
+        self.registry = registry
+        self.logger = logger
+    }
+
+    func start() { enter(.waiting) }
+
+    /// Writes bytes as they are, below the HTTP encoder (set by ``RequestBytesHandler``), then calls `done`.
+    var rawWriter: ((ByteBuffer, @escaping () -> Void) -> Void)?
+
+    func writeBelowHTTP(_ bytes: ByteBuffer, then done: @escaping () -> Void) {
+        guard let rawWriter else { return channel.close(promise: nil) }
+        rawWriter(bytes, done)
+    }
+
+    func stop() {
+        deadline?.cancel()
+        deadline = nil
+    }
+
+    /// Bytes arrived, not yet parsed.
+    func bytesArrived(_ buffer: ByteBuffer) {
+        if phase == .waiting {
+            requestLineBytes = 0
+            requestLineEnded = false
+            enter(.receiving)
+        }
+        guard phase == .receiving, !requestLineEnded else { return }
+        if let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) {
+            requestLineBytes += newline - buffer.readerIndex
+            requestLineEnded = true
+        } else {
+            requestLineBytes += buffer.readableBytes
+        }
+    }
+
+    /// A request's head was parsed. A head parsed from bytes that arrived during an answer starts
+    /// its request's deadline now.
+    func headParsed(keepAlive: Bool) {
+        partialRequest = true
+        self.keepAlive.append(keepAlive)
+        if phase == .waiting { enter(.receiving) }
+    }
+
+    func endParsed() {
+        partialRequest = false
+        unanswered += 1
+        if phase != .answering { enter(.answering) }
+    }
+
+    /// Whether the answer now being written leaves the connection open.
+    var answerKeepsAlive: Bool { keepAlive.first ?? true }
+
+    /// An answer was written to its end: whether the connection must now close.
+    func answerEnded() -> Bool {
+        unanswered = max(0, unanswered - 1)
+        if !(keepAlive.popFirst() ?? true) { return true }
+        if unanswered == 0 { enter(partialRequest ? .receiving : .waiting) }
+        return false
+    }
+
+    /// Whether no answer is being written, so that an error answer cannot interleave with one.
+    var isAnswering: Bool { unanswered > 0 }
+
+    private func enter(_ next: ConnectionRegistry.Phase) {
+        phase = next
+        stop()
+        registry.update(channel, to: next)
+        switch next {
+        case .waiting: arm(after: limits.idleTimeout, reason: "idle")
+        case .receiving: arm(after: limits.requestTimeout, reason: "request too slow")
+        case .answering: break
+        }
+    }
+
+    private func arm(after duration: Duration, reason: String) {
+        deadline = channel.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(duration)) { [weak self] in
+            guard let self else { return }
+            self.deadline = nil
+            self.logger.debug("closing connection", metadata: ["reason": "\(reason)"])
+            self.channel.close(promise: nil)
+        }
+    }
+}
+
+/// First in the pipeline: sees each request's first bytes before the HTTP parser does.
+final class RequestBytesHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let timeline: ConnectionTimeline
+
+    init(timeline: ConnectionTimeline) { self.timeline = timeline }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        timeline.bytesArrived(unwrapInboundIn(data))
+        context.fireChannelRead(data)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        timeline.rawWriter = { bytes, done in
+            context.writeAndFlush(NIOAny(bytes)).assumeIsolated().whenComplete { _ in done() }
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timeline.rawWriter = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        timeline.stop()
+        context.fireChannelInactive()
+    }
+}
+
+/// Right after the HTTP parser: follows requests and answers for the ``ConnectionTimeline``, closes
+/// the connection after answering an HTTP/1.0 request that did not ask to keep it (Hummingbird keeps
+/// it open), and answers what the parser refuses, and `CONNECT`, with the API's JSON error.
+final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let timeline: ConnectionTimeline
+    /// An error answer was written: everything the client sends after it is dropped.
+    private var refused = false
+
+    init(timeline: ConnectionTimeline) { self.timeline = timeline }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refused else { return }
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            // Every path answers GET and HEAD only; CONNECT's answer has no body in HTTP's framing,
+            // so it is refused here, before the router, with the connection closed.
+            if head.method == .CONNECT {
+                guard !timeline.isAnswering else { return close(context) }
+                return refuse(
+                    context, status: .methodNotAllowed, code: "method_not_allowed",
+                    message: "every path answers GET and HEAD only, not CONNECT", allow: "GET, HEAD"
+                )
+            }
+            timeline.headParsed(keepAlive: head.isKeepAlive)
+        case .body:
+            break
+        case .end:
+            timeline.endParsed()
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(var head) where !timeline.answerKeepsAlive:
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .end:
+            guard timeline.answerEnded() else { return context.write(data, promise: promise) }
+            // Closed once the end is on the wire: a close before it would drop what was not yet written.
+            let written = context.eventLoop.makePromise(of: Void.self)
+            if let promise { written.futureResult.cascade(to: promise) }
+            written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            context.write(data, promise: written)
+        case .head, .body:
+            context.write(data, promise: promise)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A head cut short by a close (a timeout's, or the client's) is no request to answer.
+        guard !refused, context.channel.isActive else { return }
+        guard let parserError = error as? HTTPParserError, !timeline.isAnswering else {
+            return context.fireErrorCaught(error)
+        }
+        switch parserError {
+        case .headerOverflow where !timeline.requestLineEnded || timeline.requestLineBytes > ConnectionLimits.maximumHeaderFieldBytes:
+            refuse(
+                context, status: .uriTooLong, code: "uri_too_long",
+                message: "the request line is longer than \(ConnectionLimits.maximumHeaderFieldBytes) bytes"
+            )
+        case .headerOverflow:
+            refuse(
+                context, status: .requestHeaderFieldsTooLarge, code: "headers_too_large",
+                message: "the request's headers exceed \(ConnectionLimits.maximumHeaderFields) fields, "
+                    + "\(ConnectionLimits.maximumHeaderFieldBytes) bytes in one field or \(ConnectionLimits.maximumHeaderBytes) bytes in all"
+            )
+        case .invalidMethod:
+            refuse(
+                context, status: .notImplemented, code: "method_not_implemented",
+                message: "the server implements GET and HEAD only (methods are case-sensitive)"
+            )
+        default:
+            refuse(context, status: .badRequest, code: "bad_request", message: "the request is not valid HTTP/1.1 (\(parserError))")
+        }
+    }
+
+    private func refuse(
+        _ context: ChannelHandlerContext, status: HTTPResponseStatus, code: String, message: String, allow: String? = nil
+    ) {
+        refused = true
+        let body = JSONResponse.errorBytes(code: code, message: message)
+        var head = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
+            + "Content-Type: application/json; charset=utf-8\r\nContent-Length: \(body.readableBytes)\r\n"
+            + "Connection: close\r\nServer: PetSpot\r\n"
+        if let allow { head += "Allow: \(allow)\r\n" }
+        var bytes = context.channel.allocator.buffer(capacity: head.utf8.count + 2 + body.readableBytes)
+        bytes.writeString(head + "\r\n")
+        bytes.writeImmutableBuffer(body)
+        // Written below the HTTP encoder, which drops the body of every answer to CONNECT, and which
+        // a refused request never reached. A close while the client is still sending (a long URL, a
+        // megabyte of headers) makes the kernel answer with a reset, which may discard the answer
+        // before the client reads it: so the server stops writing, reads and drops what still comes
+        // for a moment, then closes.
+        timeline.writeBelowHTTP(bytes) {
+            context.close(mode: .output, promise: nil)
+            context.eventLoop.assumeIsolated().scheduleTask(in: Self.lingering) { context.close(promise: nil) }
+        }
+    }
+
+    /// How long an error answer's connection drains what the client still sends before it closes.
+    static let lingering = TimeAmount.seconds(2)
+
+    private func close(_ context: ChannelHandlerContext) {
+        refused = true
+        context.close(promise: nil)
+    }
+}
