@@ -27,7 +27,7 @@ public struct AnimalCursor: Sendable, Equatable, Hashable {
     }
 
     /// Reads `<decimal number>~<id>`; nil when the number is not a plain decimal (digits, one point, an
-    /// exponent), or the id is empty, longer than ``maximumIDLength`` Unicode scalars or holds a control
+    /// exponent) or no `Double` holds it (`1e309`), or the id is empty, longer than ``maximumIDLength`` Unicode scalars or holds a control
     /// character (U+0000–U+001F, U+007F), which no database takes as text and no stored id holds.
     public init?(encoded: String) {
         // By Unicode scalars: an id may begin with a mark that would join `~` into one Character.
@@ -37,7 +37,7 @@ public struct AnimalCursor: Sendable, Equatable, Hashable {
         let id = String(scalars[scalars.index(after: separator)...])
         guard !id.isEmpty, id.unicodeScalars.count <= Self.maximumIDLength,
               !id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
-              Self.isPlainDecimal(number), let publishedAt = Double(number), !publishedAt.isNaN
+              Self.isPlainDecimal(number), let publishedAt = Double(number), publishedAt.isFinite
         else {
             return nil
         }

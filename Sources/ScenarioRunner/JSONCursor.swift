@@ -22,7 +22,11 @@ struct JSONCursor {
 
     static func parse(_ data: Data) throws(ScenarioFileError) -> JSONCursor {
         // What Foundation's parser would call only "not in the correct format", named with where it is.
-        try JSONSyntax.check(data)
+        do {
+            try JSONSyntax.check(data)
+        } catch {
+            throw ScenarioFileError(path: error.path.description, message: error.message)
+        }
         do {
             let value = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
             return JSONCursor(value: value, path: .root)

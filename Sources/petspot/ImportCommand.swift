@@ -32,12 +32,16 @@ struct ImportCommand: AsyncParsableCommand {
             throw CommandError("cannot read \(file): \(error.localizedDescription)")
         }
         do {
-            let changes = try AnimalImporter.parse(data)
+            let feed = try AnimalImporter.parseFeed(data)
+            let changes = feed.changes
             if sync { try AnimalImporter.checkWholeFeed(data, records: changes.count) }
             let address = try DatabaseAddress(database)
             let sync = sync
             let summary = try await address.withStore { try await AnimalImporter.importPets(changes, into: $0, sync: sync) }
             print("imported \(changes.count) records into \(address): \(summary)")
+            if !feed.ignoredFields.isEmpty {
+                print("ignored fields no animal has: \(feed.ignoredFields.joined(separator: ", "))")
+            }
         } catch let error as AnimalImportError {
             throw CommandError("\(file): \(error); nothing was imported")
         } catch {

@@ -1,6 +1,6 @@
 import Foundation
 import PetAPI
-import PetServer
+@testable import PetServer
 import PetSpotDomain
 import Testing
 
@@ -237,13 +237,65 @@ import Testing
         }
     }
 
-    @Test func givenTextThatIsNotJSON_whenParsing_thenTheFileIsNamedNotJSON() {
-        do {
-            _ = try AnimalImporter.parse(Data("[{\"id\": ".utf8))
-            Issue.record("accepted")
-        } catch {
-            #expect(error.index == nil)
-            #expect(error.message.hasPrefix("the file is not valid JSON"), "\(error.message)")
+    @Test(arguments: [
+        ("[{\"id\": ", 0, "id", "not valid JSON at line 1, column 9: the text ends where a value should start"),
+        ("[\n  {\"id\": \"a\"}\n  {\"id\": \"b\"}\n]", nil, nil, "not valid JSON at line 3, column 3: expected ',' or ']' in the array"),
+        ("[{\"id\": \"a\", \"id\": \"b\"}]", 0, nil, "duplicate key `id` (line 1, column 14)"),
+        ("{\"animals\": [{}, {\"ageMonths\": NaN}]}", 1, "ageMonths", "not valid JSON at line 1, column 32: expected a value (an object, array, string, number, true, false or null)"),
+        ("[{\"location\": {\"lat\": 1e309}}]", 0, "location.lat", "not valid JSON at line 1, column 23: the number 1e309 is out of range (no 64-bit floating-point number holds it)"),
+        ("   \n", nil, nil, "the file is empty; expected a JSON array of animals or an object with an \"animals\" array"),
+    ] as [(String, Int?, String?, String)])
+    func givenAFileThatIsNotValidJSON_whenParsing_thenTheErrorSaysWhere(_ text: String, _ index: Int?, _ field: String?, _ message: String) {
+        #expect(throws: AnimalImportError(index: index, field: field, message: message)) {
+            try AnimalImporter.parse(Data(text.utf8))
         }
+    }
+
+    @Test func givenInvalidUTF8InAName_whenParsing_thenTheRecordAndFieldAreNamed() throws {
+        var data = try json([record("a")])
+        data.removeLast()
+        data.append(Data(#",{"id":"b","name":"caf"#.utf8))
+        data.append(contentsOf: [0xC3, 0x28])
+        data.append(Data(#""}]"#.utf8))
+        #expect(throws: AnimalImportError(index: 1, field: "name", message: "not valid JSON at line 1, column \(data.count - 4): invalid UTF-8 (byte \(data.count - 5) of the file)")) {
+            try AnimalImporter.parse(data)
+        }
+    }
+
+    @Test(arguments: [
+        ("ageMonths", "1.5", "must be a whole number of months, not 1.5"),
+        ("ageMonths", "1e30", "must be a whole number of months, not 1e+30"),
+        ("publishedAt", "\"yesterday\"", "must be an ISO-8601 date-time such as 2024-05-01T12:00:00Z, not \"yesterday\""),
+    ])
+    func givenAValueFoundationReportsWithoutItsField_whenParsing_thenTheRecordAndFieldAreNamed(field: String, value: String, message: String) throws {
+        var bad = record("b")
+        bad[field] = "the-value"
+        let text = String(decoding: try json([record("a"), bad]), as: UTF8.self).replacingOccurrences(of: "\"the-value\"", with: value)
+        #expect(throws: AnimalImportError(index: 1, field: field, message: message)) {
+            try AnimalImporter.parse(Data(text.utf8))
+        }
+    }
+
+    @Test func givenFieldsNoAnimalHas_whenParsing_thenEachIsListedOnceAndTheRecordsImported() throws {
+        var first = record("a"), second = record("b")
+        first["colour"] = "red"
+        second["colour"] = "black"
+        second["location"] = ["lat": 52.0, "lon": 21.0, "alt": 100]
+        second["shelter"] = ["name": "Paws", "city": "Warsaw", "phone": "123"]
+        let feed = try AnimalImporter.parseFeed(try json(["animals": [first, second], "pagination": ["page": 1]]))
+        #expect(feed.changes.count == 2)
+        #expect(feed.ignoredFields == ["colour", "location.alt", "shelter.phone"])
+    }
+
+    @Test func givenAnAnimalWithEveryField_whenEncoded_thenItsKeysAreTheOnesTheImporterKnows() throws {
+        var dto = AnimalDTO(try #require(DemoPetGenerator().animals(count: 1).first))
+        dto.photoURL = "https://example.org/a.jpg"
+        dto.distanceKm = 1
+        let object = try #require(JSONSerialization.jsonObject(with: PetAPICoding.makeEncoder().encode(dto)) as? [String: Any])
+        var keys: [String: Set<String>] = ["": Set(object.keys).union(["status"])]
+        for (key, value) in object {
+            if let nested = value as? [String: Any] { keys[key] = Set(nested.keys) }
+        }
+        #expect(keys == AnimalImporter.UnknownFields.known)
     }
 }

@@ -164,6 +164,11 @@ import Testing
         #expect(try await list("/api/pets?colour=brown&order=asc&x&x=1&x=2").animals.count == 3)
     }
 
+    @Test(arguments: ["1e309~x", "-1e400~w1", "inf~w1", "w1"])
+    func givenCursorThatIsNoPosition_whenListing_thenBadRequestNamingCursor(_ cursor: String) async throws {
+        try await expectInvalid("/api/pets?cursor=\(cursor)", parameter: "cursor", mentioning: "nextCursor")
+    }
+
     @Test(arguments: ["limit=1&limit=500", "lat=1&lat=2&lon=3", "lat=1&lon=3&lon=3", "cursor=1~a&cursor=1~a", "page=1&page="])
     func givenAParameterTwice_whenListing_thenBadRequestNamingIt(_ query: String) async throws {
         let name = String(query.split(separator: "&")[1].split(separator: "=")[0])

@@ -43,11 +43,13 @@ import Testing
         #expect(refused?.path.hasPrefix("$[0][0]") == true)
     }
 
-    @Test func givenInvalidUTF8_whenParsed_thenTheErrorNamesItsByte() throws {
+    @Test func givenInvalidUTF8_whenParsed_thenTheErrorNamesItsValueAndByte() throws {
         var data = Data(#"{"name": "caf"#.utf8)
         data.append(contentsOf: [0xC3, 0x28])
         data.append(Data(#"", "steps": []}"#.utf8))
-        #expect(throws: ScenarioFileError(path: "$", message: "invalid UTF-8 at byte 13")) { try Scenario.parse(data) }
+        #expect(throws: ScenarioFileError(path: "$.name", message: "not valid JSON at line 1, column 14: invalid UTF-8 (byte 13 of the file)")) {
+            try Scenario.parse(data)
+        }
     }
 
     @Test func givenAKeyTwice_whenParsed_thenTheErrorNamesTheKeyItsObjectAndWhere() {
