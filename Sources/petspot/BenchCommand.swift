@@ -62,9 +62,13 @@ struct BenchCommand: AsyncParsableCommand {
             let store = try SQLiteAnimalStore(path: path)
             let existing = try await store.count()
             if existing < pets {
-                let elapsed = try await clock.measure {
-                    try await store.insert(streaming: DemoPetGenerator().sequence(count: pets), skippingExistingIDs: true)
+                let pets = pets
+                let started = clock.now
+                _ = try await ProgressLine.show("inserting demo pets", total: pets) { line in
+                    let sequence = CountedSequence(base: DemoPetGenerator().sequence(count: pets), line: line)
+                    return try await store.insert(streaming: sequence, skippingExistingIDs: true)
                 }
+                let elapsed = clock.now - started
                 report("inserted \(pets - existing) pets in \(elapsed) (one transaction)")
             }
             report("store: \(try await store.count()) pets in \(path)")

@@ -55,8 +55,13 @@ struct ExploreCommand: AsyncParsableCommand {
             try await explorePaintMyTown(depth: depth, serverURL: serverURL)
             return
         }
-        let report = try await AppExploration.explore(depth: depth) { scenarios in
-            try await ScenarioServer.run(scenarios, serverURL: serverURL)
+        let depth = depth
+        let report = try await ProgressLine.show("exploring PetSpot to depth \(depth)") { line in
+            try await AppExploration.explore(depth: depth) { scenarios in
+                defer { line.advance(by: scenarios.count) }
+                line.phase("\(scenarios.count) more sequences")
+                return try await ScenarioServer.run(scenarios, serverURL: serverURL)
+            }
         }
         print(
             "explored: \(report.played) sequences of 1…\(depth) actions played (\(report.grantsOnPermissionsScreen) with location "
@@ -69,8 +74,12 @@ struct ExploreCommand: AsyncParsableCommand {
     }
 
     private func explorePaintMyTown(depth: Int, serverURL: URL?) async throws {
-        let report = try await WalkExploration.explore(depth: depth) { scenarios in
-            try await ScenarioServer.run(scenarios, serverURL: serverURL)
+        let report = try await ProgressLine.show("exploring Paint My Town to depth \(depth)") { line in
+            try await WalkExploration.explore(depth: depth) { scenarios in
+                defer { line.advance(by: scenarios.count) }
+                line.phase("\(scenarios.count) more sequences")
+                return try await ScenarioServer.run(scenarios, serverURL: serverURL)
+            }
         }
         print(
             "explored Paint My Town: \(report.played) sequences of 1…\(depth) actions played (\(report.walksEnded) with a walk "

@@ -32,12 +32,17 @@ struct ImportCommand: AsyncParsableCommand {
             throw CommandError("cannot read \(file): \(error.localizedDescription)")
         }
         do {
-            let feed = try AnimalImporter.parseFeed(data)
-            let changes = feed.changes
-            if sync { try AnimalImporter.checkWholeFeed(data, records: changes.count) }
             let address = try DatabaseAddress(database)
             let sync = sync
-            let summary = try await address.withStore { try await AnimalImporter.importPets(changes, into: $0, sync: sync) }
+            let (feed, summary) = try await ProgressLine.show("importing \(file)") { line in
+                line.phase("checking the records")
+                let feed = try AnimalImporter.parseFeed(data)
+                if sync { try AnimalImporter.checkWholeFeed(data, records: feed.changes.count) }
+                line.phase("writing \(feed.changes.count) records into \(address)")
+                let summary = try await address.withStore { try await AnimalImporter.importPets(feed.changes, into: $0, sync: sync) }
+                return (feed, summary)
+            }
+            let changes = feed.changes
             print("imported \(changes.count) records into \(address): \(summary)")
             if !feed.ignoredFields.isEmpty {
                 print("ignored fields no animal has: \(feed.ignoredFields.joined(separator: ", "))")

@@ -31,9 +31,13 @@ struct SeedCommand: AsyncParsableCommand {
         let address = try DatabaseAddress(database)
         let (added, total): (Int, Int)
         do {
-            (added, total) = try await address.withStore { store in
-                let added = try await store.insert(streaming: DemoPetGenerator().sequence(count: count), skippingExistingIDs: true)
-                return (added, try await store.count())
+            let count = count
+            (added, total) = try await ProgressLine.show("seeding demo pets", total: count) { line in
+                try await address.withStore { store in
+                    let pets = CountedSequence(base: DemoPetGenerator().sequence(count: count), line: line)
+                    let added = try await store.insert(streaming: pets, skippingExistingIDs: true)
+                    return (added, try await store.count())
+                }
             }
         } catch {
             // One transaction: when the database fails, none of the demo pets were added.

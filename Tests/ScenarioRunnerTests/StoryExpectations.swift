@@ -46,7 +46,7 @@ struct StoryExpectation {
         "us4-1-grant-in-settings": .init(finalListingWithLocation: true, popups: 1),
         "us4-2-denied-grant-and-return": .init(finalListingWithLocation: true, popups: 1),
         // FR-004: no popup follows a change the person made in Settings.
-        "us4-3-revoked": .init(finalListingWithLocation: true, popups: 0),
+        "us4-3-revoked": .init(finalListingWithLocation: false, popups: 0),
         "us4-4-revoked-next-query": .init(finalListingWithLocation: false, popups: 0, failedQueries: 2),
         "edge-stale-fix-delivered-on-request": .init(finalListingWithLocation: false, popups: 0),
         "refresh-after-fallback": .init(finalListingWithLocation: true, popups: 0),
