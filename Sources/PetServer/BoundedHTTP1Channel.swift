@@ -32,13 +32,14 @@ struct BoundedHTTP1Channel: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let admitted = registry.admit(channel)
         let registry = registry
+        // Counted from the admission on, whatever happens next, so that `open` never drifts.
+        if admitted { channel.closeFuture.whenComplete { _ in registry.closed(channel) } }
         return http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
             guard admitted else {
                 // Refused: every connection is being answered. Closed before it is read.
                 channel.close(promise: nil)
                 return value
             }
-            channel.closeFuture.whenComplete { _ in registry.closed(channel) }
             let timeline = ConnectionTimeline(channel: channel, limits: limits, registry: registry, logger: logger)
             let pipeline = channel.pipeline.syncOperations
             try pipeline.addHandler(RequestBytesHandler(timeline: timeline), position: .first)
@@ -46,6 +47,10 @@ struct BoundedHTTP1Channel: ServerChildChannel {
             try pipeline.addHandler(RequestGuardHandler(timeline: timeline), position: .after(decoder))
             timeline.start()
             return value
+        }.flatMapErrorThrowing { error in
+            // A connection that could not be set up is closed, never left open unwatched.
+            channel.close(promise: nil)
+            throw error
         }
     }
 
@@ -76,17 +81,22 @@ final class ConnectionTimeline {
     private let registry: ConnectionRegistry
     private let logger: Logger
     private var deadline: Scheduled<Void>?
-    /// Requests read to their end and not yet answered (HTTP/1.1 lets a client send the next before
-    /// the answer to the last).
-    private var unanswered = 0
-    /// A request whose head has been parsed and whose end has not.
-    private var partialRequest = false
-    /// For each request read and not yet answered, in order: whether its connection stays open.
-    private var keepAlive = Deque<Bool>()
+    /// The requests whose heads were parsed and that are not answered yet, oldest first: whether
+    /// each keeps the connection open, is HTTP/1.0, and has arrived to its end. An answer may come
+    /// before its request's body has (Hummingbird answers when the router returns, then drains it).
+    private var pending = Deque<(keepAlive: Bool, isHTTP10: Bool, ended: Bool)>()
+    /// The request still arriving was answered already: its end is no longer awaited by an answer.
+    private var arrivingWasAnswered = false
+    /// A head was parsed and its end not yet.
+    private var arriving = false
     /// The bytes of the current request's first line seen so far, and whether its end was seen: a
     /// head the parser finds too large is a long URL (414) or long headers (431).
     private(set) var requestLineBytes = 0
     private(set) var requestLineEnded = false
+    /// An answer the client does not read: closed if it stays unread for the request timeout.
+    private var stall: Scheduled<Void>?
+    /// The connection closes once the answers owed are written (a CONNECT came behind them).
+    private var closeWhenAnswered = false
 
     init(channel: any Channel, limits: ConnectionLimits, registry: ConnectionRegistry, logger: Logger) {
         self.channel = channel
@@ -97,17 +107,19 @@ final class ConnectionTimeline {
 
     func start() { enter(.waiting) }
 
+    func stop() {
+        deadline?.cancel()
+        deadline = nil
+        stall?.cancel()
+        stall = nil
+    }
+
     /// Writes bytes as they are, below the HTTP encoder (set by ``RequestBytesHandler``), then calls `done`.
     var rawWriter: ((ByteBuffer, @escaping () -> Void) -> Void)?
 
     func writeBelowHTTP(_ bytes: ByteBuffer, then done: @escaping () -> Void) {
         guard let rawWriter else { return channel.close(promise: nil) }
         rawWriter(bytes, done)
-    }
-
-    func stop() {
-        deadline?.cancel()
-        deadline = nil
     }
 
     /// Bytes arrived, not yet parsed.
@@ -126,37 +138,79 @@ final class ConnectionTimeline {
         }
     }
 
-    /// A request's head was parsed. A head parsed from bytes that arrived during an answer starts
-    /// its request's deadline now.
-    func headParsed(keepAlive: Bool) {
-        partialRequest = true
-        self.keepAlive.append(keepAlive)
-        if phase == .waiting { enter(.receiving) }
+    /// A request's head was parsed.
+    func headParsed(keepAlive: Bool, isHTTP10: Bool) {
+        pending.append((keepAlive, isHTTP10, false))
+        arriving = true
+        arrivingWasAnswered = false
+        settle()
     }
 
+    /// A request's end was parsed.
     func endParsed() {
-        partialRequest = false
-        unanswered += 1
-        if phase != .answering { enter(.answering) }
+        arriving = false
+        if arrivingWasAnswered {
+            arrivingWasAnswered = false
+        } else if !pending.isEmpty {
+            pending[pending.count - 1].ended = true
+        }
+        settle()
     }
 
-    /// Whether the answer now being written leaves the connection open.
-    var answerKeepsAlive: Bool { keepAlive.first ?? true }
+    /// The answer now being written: whether the connection stays open after it, and whether its
+    /// request is HTTP/1.0 (which keeps a connection only when told `Connection: keep-alive`).
+    var answerKeepsAlive: Bool { (pending.first?.keepAlive ?? true) && !closeWhenAnswered }
+    var answerIsHTTP10: Bool { pending.first?.isHTTP10 ?? false }
 
-    /// An answer was written to its end: whether the connection must now close.
+    /// An answer was handed to the pipeline to its end: whether the connection must close once it is
+    /// written. The phase changes when it has been written (``settle()``), not before: an answer a
+    /// slow client is still reading is no idle connection.
     func answerEnded() -> Bool {
-        unanswered = max(0, unanswered - 1)
-        if !(keepAlive.popFirst() ?? true) { return true }
-        if unanswered == 0 { enter(partialRequest ? .receiving : .waiting) }
-        return false
+        guard let answered = pending.popFirst() else { return closeWhenAnswered }
+        if !answered.ended { arrivingWasAnswered = true }
+        return !answered.keepAlive || (closeWhenAnswered && pending.isEmpty)
     }
 
-    /// Whether no answer is being written, so that an error answer cannot interleave with one.
-    var isAnswering: Bool { unanswered > 0 }
+    /// Whether an answer is owed or was given to the request now arriving, so that an error answer
+    /// written below Hummingbird would be a second answer, or cut into one.
+    var hasAnswered: Bool { !pending.isEmpty || arrivingWasAnswered }
+
+    /// Closes the connection once every answer owed is written.
+    func closeAfterAnswers() {
+        closeWhenAnswered = true
+        if pending.isEmpty { channel.close(promise: nil) }
+    }
+
+    /// Enters the phase the requests say: answering while the oldest has arrived whole and is not
+    /// answered, receiving while one is arriving, waiting otherwise.
+    func settle() {
+        let next: ConnectionRegistry.Phase =
+            if pending.first?.ended == true { .answering } else if arriving { .receiving } else { .waiting }
+        // The same phase keeps its deadline: a request's counts from its first byte, idle from the answer.
+        guard next != phase else { return }
+        enter(next)
+    }
+
+    /// The channel's writability: an answer the client stops reading must be read again within the
+    /// request timeout, or the connection closes (otherwise a client that never reads would hold it
+    /// answering for ever, where no timeout and no eviction reaches it).
+    func writabilityChanged(isWritable: Bool) {
+        stall?.cancel()
+        stall = nil
+        guard !isWritable else { return }
+        stall = channel.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(limits.requestTimeout)) { [weak self] in
+            guard let self else { return }
+            self.logger.debug("closing connection", metadata: ["reason": "answer not read"])
+            self.channel.close(promise: nil)
+        }
+    }
 
     private func enter(_ next: ConnectionRegistry.Phase) {
+        // After a close the registry has forgotten the connection; it must not learn of it again.
+        guard channel.isActive else { return }
         phase = next
-        stop()
+        deadline?.cancel()
+        deadline = nil
         registry.update(channel, to: next)
         switch next {
         case .waiting: arm(after: limits.idleTimeout, reason: "idle")
@@ -227,13 +281,17 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
             // Every path answers GET and HEAD only; CONNECT's answer has no body in HTTP's framing,
             // so it is refused here, before the router, with the connection closed.
             if head.method == .CONNECT {
-                guard !timeline.isAnswering else { return close(context) }
+                guard !timeline.hasAnswered else {
+                    // Answers are owed before it: they are written, then the connection closes.
+                    refused = true
+                    return timeline.closeAfterAnswers()
+                }
                 return refuse(
                     context, status: .methodNotAllowed, code: "method_not_allowed",
                     message: "every path answers GET and HEAD only, not CONNECT", allow: "GET, HEAD"
                 )
             }
-            timeline.headParsed(keepAlive: head.isKeepAlive)
+            timeline.headParsed(keepAlive: head.isKeepAlive, isHTTP10: head.version == .http1_0)
         case .body:
             break
         case .end:
@@ -244,25 +302,39 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
-        case .head(var head) where !timeline.answerKeepsAlive:
-            head.headers.replaceOrAdd(name: "connection", value: "close")
+        case .head(var head):
+            if !timeline.answerKeepsAlive {
+                head.headers.replaceOrAdd(name: "connection", value: "close")
+            } else if timeline.answerIsHTTP10 {
+                // HTTP/1.0 keeps a connection only when the answer says so too.
+                head.headers.replaceOrAdd(name: "connection", value: "keep-alive")
+            }
             context.write(wrapOutboundOut(.head(head)), promise: promise)
         case .end:
-            guard timeline.answerEnded() else { return context.write(data, promise: promise) }
-            // Closed once the end is on the wire: a close before it would drop what was not yet written.
+            let closing = timeline.answerEnded()
+            // What follows happens once the end is on the wire: a close before it would drop what was
+            // not yet written, and an answer still being read is not yet an idle connection.
             let written = context.eventLoop.makePromise(of: Void.self)
             if let promise { written.futureResult.cascade(to: promise) }
-            written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            let timeline = timeline
+            written.futureResult.assumeIsolated().whenComplete { _ in
+                if closing { context.close(promise: nil) } else { timeline.settle() }
+            }
             context.write(data, promise: written)
-        case .head, .body:
+        case .body:
             context.write(data, promise: promise)
         }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        timeline.writabilityChanged(isWritable: context.channel.isWritable)
+        context.fireChannelWritabilityChanged()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // A head cut short by a close (a timeout's, or the client's) is no request to answer.
         guard !refused, context.channel.isActive else { return }
-        guard let parserError = error as? HTTPParserError, !timeline.isAnswering else {
+        guard let parserError = error as? HTTPParserError, !timeline.hasAnswered else {
             return context.fireErrorCaught(error)
         }
         switch parserError {
@@ -312,9 +384,4 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// How long an error answer's connection drains what the client still sends before it closes.
     static let lingering = TimeAmount.seconds(2)
-
-    private func close(_ context: ChannelHandlerContext) {
-        refused = true
-        context.close(promise: nil)
-    }
 }

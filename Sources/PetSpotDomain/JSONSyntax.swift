@@ -31,6 +31,11 @@ public struct JSONSyntax {
     ) throws(JSONSyntaxError) {
         let bytes = [UInt8](data)
         var reader = JSONSyntax(bytes: bytes, onKey: onKey)
+        // A UTF-8 byte order mark, which Foundation's parser accepts, is skipped (and is no column).
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            reader.offset = 3
+            reader.lineStart = 3
+        }
         reader.skipWhitespace()
         try reader.value(depth: 1)
         reader.skipWhitespace()
@@ -136,14 +141,22 @@ public struct JSONSyntax {
         }
         while let byte = peek {
             offset += 1
+            if pendingHigh != nil, byte != UInt8(ascii: "\\") {
+                throw fail("a \\u escape of a high surrogate not followed by one of a low surrogate")
+            }
             switch byte {
             case UInt8(ascii: "\""):
+                // Most keys have no escape: one string straight from their bytes.
+                if keep, scalars.isEmpty { return String(decoding: bytes[rawStart..<(offset - 1)], as: UTF8.self) }
                 flushRaw(upTo: offset - 1)
                 return keep ? String(scalars) : ""
             case UInt8(ascii: "\\"):
                 flushRaw(upTo: offset - 1)
                 guard let escape = peek else { break }
                 offset += 1
+                if pendingHigh != nil, escape != UInt8(ascii: "u") {
+                    throw fail("a \\u escape of a high surrogate not followed by one of a low surrogate")
+                }
                 switch escape {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scalars.append(Unicode.Scalar(escape))
                 case UInt8(ascii: "b"): scalars.append("\u{8}")
@@ -157,13 +170,19 @@ public struct JSONSyntax {
                         throw fail("expected four hexadecimal digits after \\u")
                     }
                     offset += 4
-                    if let high = pendingHigh, (0xDC00...0xDFFF).contains(code) {
+                    // A surrogate must come in a high-low pair; alone it is no character (Foundation refuses it).
+                    if let high = pendingHigh {
+                        guard (0xDC00...0xDFFF).contains(code) else {
+                            throw fail("a \\u escape of a high surrogate not followed by one of a low surrogate")
+                        }
                         pendingHigh = nil
                         if let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)) { scalars.append(scalar) }
                     } else if (0xD800...0xDBFF).contains(code) {
                         pendingHigh = code
                     } else if let scalar = Unicode.Scalar(code) {
                         scalars.append(scalar)
+                    } else {
+                        throw fail("a \\u escape of a low surrogate without a high one before it")
                     }
                 default: throw fail("unknown escape \\\(Character(Unicode.Scalar(escape)))")
                 }
@@ -218,8 +237,8 @@ public struct JSONSyntax {
         }
     }
 
-    private mutating func literal(_ word: String) throws(JSONSyntaxError) {
-        let expected = Array(word.utf8)
+    private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+        let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
         guard bytes[offset..<min(bytes.count, offset + expected.count)].elementsEqual(expected) else {
             throw fail("expected a value (an object, array, string, number, true, false or null)")
         }

@@ -298,4 +298,21 @@ import Testing
         }
         #expect(keys == AnimalImporter.UnknownFields.known)
     }
+
+    @Test func givenAFileWithAUTF8ByteOrderMark_whenParsing_thenItsRecordsAreRead() throws {
+        let data = Data([0xEF, 0xBB, 0xBF]) + (try json([record("a")]))
+        #expect(try AnimalImporter.parse(data).count == 1)
+    }
+
+    @Test(arguments: [#"\uD83D"#, #"\uDE00"#, #"\uD83Dx\uDE00"#, #"\uD83D\u0041"#])
+    func givenALoneSurrogateEscape_whenParsing_thenTheRecordAndFieldAreNamed(escape: String) throws {
+        let text = String(decoding: try json([record("a")]), as: UTF8.self).replacingOccurrences(of: "Burek", with: "Bu" + escape)
+        do {
+            _ = try AnimalImporter.parse(Data(text.utf8))
+            Issue.record("accepted \(escape)")
+        } catch {
+            #expect(error.index == 0 && error.field == "name", "\(error)")
+            #expect(error.message.contains("surrogate"), "\(error)")
+        }
+    }
 }

@@ -101,12 +101,46 @@ import Testing
         #expect(!channel.isActive)
     }
 
-    @Test func givenAnHTTP10RequestAskingKeepAlive_whenAnswered_thenTheConnectionStaysOpen() throws {
+    @Test func givenAnHTTP10RequestAskingKeepAlive_whenAnswered_thenTheAnswerSaysKeepAliveAndTheConnectionStaysOpen() throws {
         let (channel, answerer) = try connect()
         try send(channel, "GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
         answerer.answer()
-        #expect(!(try written(channel).lowercased().contains("connection: close")))
+        #expect(try written(channel).lowercased().contains("connection: keep-alive\r\n"))
         #expect(channel.isActive)
+    }
+
+    @Test func givenARequestAnsweredBeforeItsBodyArrived_whenTheBodyEnds_thenTheIdleTimeoutStillCloses() throws {
+        let (channel, answerer) = try connect()
+        try send(channel, "GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n")
+        answerer.answer()
+        _ = try written(channel)
+        try send(channel, "abcde")
+        channel.embeddedEventLoop.advanceTime(by: .seconds(59))
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        #expect(!channel.isActive)
+    }
+
+    @Test func givenAnAnswerTheClientStopsReading_whenTheRequestTimeoutPasses_thenTheServerCloses() throws {
+        let (channel, _) = try connect()
+        try send(channel, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        channel.isWritable = false
+        channel.pipeline.fireChannelWritabilityChanged()
+        channel.embeddedEventLoop.advanceTime(by: .seconds(19))
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        #expect(!channel.isActive)
+    }
+
+    @Test func givenCONNECTPipelinedBehindARequest_whenItsAnswerIsWritten_thenTheConnectionClosesAfterIt() throws {
+        let (channel, answerer) = try connect()
+        try send(channel, "GET /health HTTP/1.1\r\nHost: x\r\n\r\nCONNECT example.com:443 HTTP/1.1\r\nHost: example.com\r\n\r\n")
+        #expect(channel.isActive)
+        answerer.answer()
+        let answer = try written(channel)
+        #expect(answer.hasPrefix("HTTP/1.1 200 OK"))
+        #expect(answer.lowercased().contains("connection: close\r\n"))
+        #expect(!channel.isActive)
     }
 
     static let refusedRequests: [(String, String, String)] = [
