@@ -97,6 +97,8 @@ final class ConnectionTimeline {
     private var stall: Scheduled<Void>?
     /// The connection closes once the answers owed are written (a CONNECT came behind them).
     private var closeWhenAnswered = false
+    /// The connection closed: no deadline or phase any more.
+    private var stopped = false
 
     init(channel: any Channel, limits: ConnectionLimits, registry: ConnectionRegistry, logger: Logger) {
         self.channel = channel
@@ -108,6 +110,7 @@ final class ConnectionTimeline {
     func start() { enter(.waiting) }
 
     func stop() {
+        stopped = true
         deadline?.cancel()
         deadline = nil
         stall?.cancel()
@@ -207,7 +210,8 @@ final class ConnectionTimeline {
 
     private func enter(_ next: ConnectionRegistry.Phase) {
         // After a close the registry has forgotten the connection; it must not learn of it again.
-        guard channel.isActive else { return }
+        // (Not `channel.isActive`: an accepted connection is set up before it becomes active.)
+        guard !stopped else { return }
         phase = next
         deadline?.cancel()
         deadline = nil

@@ -65,6 +65,23 @@ import Testing
         #expect(!channel.isActive)
     }
 
+    @Test func givenAConnectionSetUpBeforeItIsActive_whenItsIdleTimeoutPasses_thenTheServerClosesIt() throws {
+        // As a server does: an accepted connection is set up first, and becomes active after.
+        let channel = EmbeddedChannel()
+        let registry = ConnectionRegistry(maximum: 10, logger: Logger(label: "test"))
+        let bounded = BoundedHTTP1Channel(responder: { _, _, _ in }, limits: limits, registry: registry)
+        let value = try bounded.setup(channel: channel, logger: Logger(label: "test")).wait()
+        try withExtendedLifetime(value) {
+            try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()
+            channel.embeddedEventLoop.advanceTime(by: .seconds(59))
+            #expect(channel.isActive)
+            channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+            #expect(!channel.isActive)
+            channel.embeddedEventLoop.run()
+            #expect(registry.counts.open == 0)
+        }
+    }
+
     @Test func givenAHeadSentAByteAtATime_whenTheRequestTimeoutPasses_thenTheServerClosesIt() throws {
         let (channel, _) = try connect()
         for byte in "GET /health HTTP/1.1\r\nX-Slow: aaaaaaaaaaaaaaaaa" {
