@@ -117,7 +117,8 @@ public enum AnimalImporter {
     }
 
     /// The keys of the records, their shelters and locations that no field of an animal has, as paths
-    /// within a record (`colour`, `location.alt`): they are ignored, and the summary lists them once.
+    /// within a record (`colour`, `location.alt`), and those of the file's own object besides `animals`
+    /// and `pagination` (`$.links`): they are ignored, and the summary lists them once.
     struct UnknownFields {
         /// The API's animal (``AnimalDTO``) and `status`; a test holds it to what `AnimalDTO` encodes.
         static let known: [String: Set<String>] = [
@@ -130,6 +131,11 @@ public enum AnimalImporter {
         private(set) var paths: Set<String> = []
 
         mutating func see(_ key: String, in parent: [JSONPath.Component]) {
+            // The file's own object: `animals` and a listing's `pagination` are read, nothing else.
+            if parent.isEmpty {
+                if key != "animals", key != "pagination" { paths.insert("$." + key) }
+                return
+            }
             var components = parent[...]
             if case .key("animals")? = components.first { components = components.dropFirst() }
             guard case .index? = components.first else { return }
@@ -204,7 +210,8 @@ public enum AnimalImporter {
                 // once a record fails, so that a good file pays nothing for it.
                 if fields.contains(.ageMonths), (try? fields.decode(Int.self, forKey: .ageMonths)) == nil,
                    let number = try? fields.decode(Double.self, forKey: .ageMonths) {
-                    throw refuse(.ageMonths, "must be a whole number of months, not \(number)")
+                    throw refuse(.ageMonths, number.rounded() == number
+                        ? "must be between 0 and 600, not \(number)" : "must be a whole number of months, not \(number)")
                 }
                 if fields.contains(.publishedAt), (try? fields.decode(Date.self, forKey: .publishedAt)) == nil,
                    let text = try? fields.decode(String.self, forKey: .publishedAt) {

@@ -178,6 +178,9 @@ final class ConnectionTimeline {
     /// written below Hummingbird would be a second answer, or cut into one.
     var hasAnswered: Bool { !pending.isEmpty || arrivingWasAnswered }
 
+    /// Whether answers are owed to requests read.
+    var owesAnswers: Bool { !pending.isEmpty }
+
     /// Closes the connection once every answer owed is written.
     func closeAfterAnswers() {
         closeWhenAnswered = true
@@ -273,8 +276,10 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let timeline: ConnectionTimeline
-    /// An error answer was written: everything the client sends after it is dropped.
+    /// An error answer was written or is due: everything the client sends after it is dropped.
     private var refused = false
+    /// The error answer due once the answers owed before it are written.
+    private var refusalAfterAnswers: ByteBuffer?
 
     init(timeline: ConnectionTimeline) { self.timeline = timeline }
 
@@ -321,8 +326,15 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
             let written = context.eventLoop.makePromise(of: Void.self)
             if let promise { written.futureResult.cascade(to: promise) }
             let timeline = timeline
-            written.futureResult.assumeIsolated().whenComplete { _ in
-                if closing { context.close(promise: nil) } else { timeline.settle() }
+            written.futureResult.assumeIsolated().whenComplete { [self] _ in
+                if !closing {
+                    timeline.settle()
+                } else if let refusal = refusalAfterAnswers, !timeline.owesAnswers {
+                    refusalAfterAnswers = nil
+                    send(refusal, context)
+                } else {
+                    context.close(promise: nil)
+                }
             }
             context.write(data, promise: written)
         case .body:
@@ -338,49 +350,71 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // A head cut short by a close (a timeout's, or the client's) is no request to answer.
         guard !refused, context.channel.isActive else { return }
-        guard let parserError = error as? HTTPParserError, !timeline.hasAnswered else {
-            return context.fireErrorCaught(error)
+        guard let parserError = error as? HTTPParserError else { return context.fireErrorCaught(error) }
+        let refusal = Self.refusal(of: parserError, requestLineBytes: timeline.requestLineEnded ? timeline.requestLineBytes : nil)
+        guard timeline.hasAnswered else {
+            return refuse(context, status: refusal.status, code: refusal.code, message: refusal.message)
         }
-        switch parserError {
-        case .headerOverflow where !timeline.requestLineEnded || timeline.requestLineBytes > ConnectionLimits.maximumHeaderFieldBytes:
-            refuse(
-                context, status: .uriTooLong, code: "uri_too_long",
-                message: "the request line is longer than \(ConnectionLimits.maximumHeaderFieldBytes) bytes"
+        // Answers are owed to requests before the bad one: they are written first, then the refusal
+        // (Hummingbird, told of the error, would answer an empty 400 after them). When the bad bytes
+        // belong to a request answered already, there is nothing more to say.
+        refused = true
+        if timeline.owesAnswers {
+            refusalAfterAnswers = Self.answer(
+                status: refusal.status, code: refusal.code, message: refusal.message, allow: nil, allocator: context.channel.allocator
             )
+            timeline.closeAfterAnswers()
+        } else {
+            context.close(promise: nil)
+        }
+    }
+
+    /// What a request the parser refused is answered. `requestLineBytes` is nil when the request line
+    /// had not ended: a head too large before its first line ends is a URL too long.
+    static func refusal(of error: HTTPParserError, requestLineBytes: Int?) -> (status: HTTPResponseStatus, code: String, message: String) {
+        switch error {
+        case .headerOverflow where (requestLineBytes ?? Int.max) > ConnectionLimits.maximumHeaderFieldBytes:
+            (.uriTooLong, "uri_too_long", "the request line is longer than \(ConnectionLimits.maximumHeaderFieldBytes) bytes")
         case .headerOverflow:
-            refuse(
-                context, status: .requestHeaderFieldsTooLarge, code: "headers_too_large",
-                message: "the request's headers exceed \(ConnectionLimits.maximumHeaderFields) fields, "
-                    + "\(ConnectionLimits.maximumHeaderFieldBytes) bytes in one field or \(ConnectionLimits.maximumHeaderBytes) bytes in all"
-            )
+            (.requestHeaderFieldsTooLarge, "headers_too_large",
+             "the request's headers exceed \(ConnectionLimits.maximumHeaderFields) fields, "
+                + "\(ConnectionLimits.maximumHeaderFieldBytes) bytes in one field or \(ConnectionLimits.maximumHeaderBytes) bytes in all")
         case .invalidMethod:
-            refuse(
-                context, status: .notImplemented, code: "method_not_implemented",
-                message: "the server implements GET and HEAD only (methods are case-sensitive)"
-            )
+            (.notImplemented, "method_not_implemented", "the server implements GET and HEAD only (methods are case-sensitive)")
         default:
-            refuse(context, status: .badRequest, code: "bad_request", message: "the request is not valid HTTP/1.1 (\(parserError))")
+            (.badRequest, "bad_request", "the request is not valid HTTP/1.1 (\(error))")
         }
+    }
+
+    /// A whole answer with the API's JSON error body, as bytes, closing the connection.
+    private static func answer(
+        status: HTTPResponseStatus, code: String, message: String, allow: String?, allocator: ByteBufferAllocator
+    ) -> ByteBuffer {
+        let body = JSONResponse.errorBytes(code: code, message: message)
+        var head = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
+            + "Content-Type: application/json; charset=utf-8\r\nContent-Length: \(body.readableBytes)\r\n"
+            + "Connection: close\r\nServer: PetSpot\r\n"
+        if let allow { head += "Allow: \(allow)\r\n" }
+        var bytes = allocator.buffer(capacity: head.utf8.count + 2 + body.readableBytes)
+        bytes.writeString(head + "\r\n")
+        bytes.writeImmutableBuffer(body)
+        return bytes
     }
 
     private func refuse(
         _ context: ChannelHandlerContext, status: HTTPResponseStatus, code: String, message: String, allow: String? = nil
     ) {
         refused = true
-        let body = JSONResponse.errorBytes(code: code, message: message)
-        var head = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
-            + "Content-Type: application/json; charset=utf-8\r\nContent-Length: \(body.readableBytes)\r\n"
-            + "Connection: close\r\nServer: PetSpot\r\n"
-        if let allow { head += "Allow: \(allow)\r\n" }
-        var bytes = context.channel.allocator.buffer(capacity: head.utf8.count + 2 + body.readableBytes)
-        bytes.writeString(head + "\r\n")
-        bytes.writeImmutableBuffer(body)
-        // Written below the HTTP encoder, which drops the body of every answer to CONNECT, and which
-        // a refused request never reached. A close while the client is still sending (a long URL, a
-        // megabyte of headers) makes the kernel answer with a reset, which may discard the answer
-        // before the client reads it: so the server stops writing, reads and drops what still comes
-        // for a moment, then closes.
-        timeline.writeBelowHTTP(bytes) {
+        send(Self.answer(status: status, code: code, message: message, allow: allow, allocator: context.channel.allocator), context)
+    }
+
+    /// Writes an error answer below the HTTP encoder, which drops the body of every answer to CONNECT,
+    /// and which a refused request never reached. A close while the client is still sending (a long
+    /// URL, a megabyte of headers) makes the kernel answer with a reset, which may discard the answer
+    /// before the client reads it: so the server stops writing, reads and drops what still comes for a
+    /// moment, then closes.
+    private func send(_ answer: ByteBuffer, _ context: ChannelHandlerContext) {
+        timeline.writeBelowHTTP(answer) {
             context.close(mode: .output, promise: nil)
             context.eventLoop.assumeIsolated().scheduleTask(in: Self.lingering) { context.close(promise: nil) }
         }

@@ -149,6 +149,19 @@ import Testing
         #expect(!channel.isActive)
     }
 
+    @Test func givenABadRequestPipelinedBehindAGoodOne_whenTheGoodOneIsAnswered_thenTheJSONRefusalFollowsAndTheConnectionCloses() throws {
+        let (channel, answerer) = try connect()
+        try? send(channel, "GET /health HTTP/1.1\r\nHost: x\r\n\r\nFOO /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try written(channel) == "")
+        answerer.answer()
+        let answer = try written(channel)
+        #expect(answer.hasPrefix("HTTP/1.1 200 OK"), "\(answer)")
+        #expect(answer.contains("HTTP/1.1 501 Not Implemented\r\n"), "\(answer)")
+        #expect(answer.hasSuffix(#""code":"method_not_implemented","message":"the server implements GET and HEAD only (methods are case-sensitive)"}}"#), "\(answer)")
+        channel.embeddedEventLoop.advanceTime(by: RequestGuardHandler.lingering)
+        #expect(!channel.isActive)
+    }
+
     @Test func givenCONNECTPipelinedBehindARequest_whenItsAnswerIsWritten_thenTheConnectionClosesAfterIt() throws {
         let (channel, answerer) = try connect()
         try send(channel, "GET /health HTTP/1.1\r\nHost: x\r\n\r\nCONNECT example.com:443 HTTP/1.1\r\nHost: example.com\r\n\r\n")
