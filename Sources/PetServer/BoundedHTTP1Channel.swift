@@ -70,7 +70,9 @@ extension HTTPServerBuilder {
 
 /// What one connection is doing, and the one deadline that phase has: waiting for a request's first
 /// byte (``ConnectionLimits/idleTimeout``), receiving a request (``ConnectionLimits/requestTimeout``
-/// from its first byte to its end), or answering (no deadline: the store bounds its own operations).
+/// from its first byte to its end), or answering. An answer has its own deadline, the request
+/// timeout again: from when its end is handed to the connection, or the connection stops taking
+/// bytes, until it is written, so that a client that never reads holds nothing for ever.
 ///
 /// The first byte is seen before the HTTP parser, by ``RequestBytesHandler``; the ends of requests and
 /// answers after it, by ``RequestGuardHandler``. Both run on the connection's event loop.
@@ -85,18 +87,20 @@ final class ConnectionTimeline {
     /// each keeps the connection open, is HTTP/1.0, and has arrived to its end. An answer may come
     /// before its request's body has (Hummingbird answers when the router returns, then drains it).
     private var pending = Deque<(keepAlive: Bool, isHTTP10: Bool, ended: Bool)>()
-    /// The request still arriving was answered already: its end is no longer awaited by an answer.
+    /// A head was parsed and its end not yet, and whether that request was answered already.
+    private(set) var arriving = false
     private var arrivingWasAnswered = false
-    /// A head was parsed and its end not yet.
-    private var arriving = false
+    /// Answers handed to the connection to their end and not yet written.
+    private var unwritten = 0
+    private var isWritable = true
+    private var writeDeadline: Scheduled<Void>?
     /// The bytes of the current request's first line seen so far, and whether its end was seen: a
     /// head the parser finds too large is a long URL (414) or long headers (431).
     private(set) var requestLineBytes = 0
     private(set) var requestLineEnded = false
-    /// An answer the client does not read: closed if it stays unread for the request timeout.
-    private var stall: Scheduled<Void>?
-    /// The connection closes once the answers owed are written (a CONNECT came behind them).
-    private var closeWhenAnswered = false
+    /// No request after the current ones will be read: what still arrives is dropped before the
+    /// parser (which, after an upgrade or CONNECT, would otherwise keep every byte).
+    var dropsInput = false
     /// The connection closed: no deadline or phase any more.
     private var stopped = false
 
@@ -113,8 +117,8 @@ final class ConnectionTimeline {
         stopped = true
         deadline?.cancel()
         deadline = nil
-        stall?.cancel()
-        stall = nil
+        writeDeadline?.cancel()
+        writeDeadline = nil
     }
 
     /// Writes bytes as they are, below the HTTP encoder (set by ``RequestBytesHandler``), then calls `done`.
@@ -127,17 +131,16 @@ final class ConnectionTimeline {
 
     /// Bytes arrived, not yet parsed.
     func bytesArrived(_ buffer: ByteBuffer) {
-        if phase == .waiting {
-            requestLineBytes = 0
-            requestLineEnded = false
-            enter(.receiving)
-        }
-        guard phase == .receiving, !requestLineEnded else { return }
-        if let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) {
-            requestLineBytes += newline - buffer.readerIndex
+        if phase == .waiting { enter(.receiving) }
+        guard !requestLineEnded else { return }
+        var bytes = buffer.readableBytesView[...]
+        // HTTP lets a client send empty lines before a request line; they are not part of it.
+        if requestLineBytes == 0 { bytes = bytes.drop { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") } }
+        if let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) {
+            requestLineBytes += newline - bytes.startIndex
             requestLineEnded = true
         } else {
-            requestLineBytes += buffer.readableBytes
+            requestLineBytes += bytes.count
         }
     }
 
@@ -149,9 +152,11 @@ final class ConnectionTimeline {
         settle()
     }
 
-    /// A request's end was parsed.
+    /// A request's end was parsed: the next request's first line starts after it.
     func endParsed() {
         arriving = false
+        requestLineBytes = 0
+        requestLineEnded = false
         if arrivingWasAnswered {
             arrivingWasAnswered = false
         } else if !pending.isEmpty {
@@ -160,52 +165,63 @@ final class ConnectionTimeline {
         settle()
     }
 
-    /// The answer now being written: whether the connection stays open after it, and whether its
-    /// request is HTTP/1.0 (which keeps a connection only when told `Connection: keep-alive`).
-    var answerKeepsAlive: Bool { (pending.first?.keepAlive ?? true) && !closeWhenAnswered }
-    var answerIsHTTP10: Bool { pending.first?.isHTTP10 ?? false }
+    /// The request the answer now being written is for: whether it keeps the connection, is
+    /// HTTP/1.0 (which keeps one only when told `Connection: keep-alive`), and is the last owed.
+    var answering: (keepAlive: Bool, isHTTP10: Bool, isLast: Bool) {
+        (pending.first?.keepAlive ?? true, pending.first?.isHTTP10 ?? false, pending.count <= 1)
+    }
 
-    /// An answer was handed to the pipeline to its end: whether the connection must close once it is
-    /// written. The phase changes when it has been written (``settle()``), not before: an answer a
-    /// slow client is still reading is no idle connection.
-    func answerEnded() -> Bool {
-        guard let answered = pending.popFirst() else { return closeWhenAnswered }
+    /// An answer's end was handed to the connection: whether its request kept the connection open.
+    /// Its write deadline starts; the phase changes once it is written (``answerWritten()``): an
+    /// answer a slow client is still reading is no idle connection.
+    func answerHandedOver() -> Bool {
+        unwritten += 1
+        updateWriteDeadline()
+        guard let answered = pending.popFirst() else { return true }
         if !answered.ended { arrivingWasAnswered = true }
-        return !answered.keepAlive || (closeWhenAnswered && pending.isEmpty)
+        return answered.keepAlive
     }
 
-    /// Whether an answer is owed or was given to the request now arriving, so that an error answer
-    /// written below Hummingbird would be a second answer, or cut into one.
-    var hasAnswered: Bool { !pending.isEmpty || arrivingWasAnswered }
-
-    /// Whether answers are owed to requests read.
-    var owesAnswers: Bool { !pending.isEmpty }
-
-    /// Closes the connection once every answer owed is written.
-    func closeAfterAnswers() {
-        closeWhenAnswered = true
-        if pending.isEmpty { channel.close(promise: nil) }
+    func answerWritten() {
+        unwritten = max(0, unwritten - 1)
+        updateWriteDeadline()
+        settle()
     }
+
+    /// Whether an answer is owed or unwritten, or was given to the request now arriving: an error
+    /// answer written now would be a second answer to a request, or come before earlier ones.
+    var hasAnswered: Bool { !pending.isEmpty || arrivingWasAnswered || unwritten > 0 }
+
+    /// Whether every answer owed has been written.
+    var isSettled: Bool { pending.isEmpty && unwritten == 0 }
 
     /// Enters the phase the requests say: answering while the oldest has arrived whole and is not
-    /// answered, receiving while one is arriving, waiting otherwise.
+    /// answered, receiving while one is arriving, answering while an answer is being written,
+    /// waiting otherwise. The same phase keeps its deadline: a request's counts from its first byte.
     func settle() {
         let next: ConnectionRegistry.Phase =
-            if pending.first?.ended == true { .answering } else if arriving { .receiving } else { .waiting }
-        // The same phase keeps its deadline: a request's counts from its first byte, idle from the answer.
+            if pending.first?.ended == true { .answering } else if arriving { .receiving } else if unwritten > 0 { .answering } else { .waiting }
         guard next != phase else { return }
         enter(next)
     }
 
-    /// The channel's writability: an answer the client stops reading must be read again within the
-    /// request timeout, or the connection closes (otherwise a client that never reads would hold it
-    /// answering for ever, where no timeout and no eviction reaches it).
+    /// The channel's writability: a connection that stops taking bytes of an answer must take them
+    /// again within the request timeout.
     func writabilityChanged(isWritable: Bool) {
-        stall?.cancel()
-        stall = nil
-        guard !isWritable else { return }
-        stall = channel.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(limits.requestTimeout)) { [weak self] in
+        self.isWritable = isWritable
+        updateWriteDeadline()
+    }
+
+    private func updateWriteDeadline() {
+        guard unwritten > 0 || !isWritable else {
+            writeDeadline?.cancel()
+            writeDeadline = nil
+            return
+        }
+        guard writeDeadline == nil, !stopped else { return }
+        writeDeadline = channel.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(limits.requestTimeout)) { [weak self] in
             guard let self else { return }
+            self.writeDeadline = nil
             self.logger.debug("closing connection", metadata: ["reason": "answer not read"])
             self.channel.close(promise: nil)
         }
@@ -236,7 +252,8 @@ final class ConnectionTimeline {
     }
 }
 
-/// First in the pipeline: sees each request's first bytes before the HTTP parser does.
+/// First in the pipeline: sees each request's first bytes before the HTTP parser does, and drops
+/// what arrives once no more requests will be read.
 final class RequestBytesHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -246,6 +263,7 @@ final class RequestBytesHandler: ChannelInboundHandler, RemovableChannelHandler 
     init(timeline: ConnectionTimeline) { self.timeline = timeline }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !timeline.dropsInput else { return }
         timeline.bytesArrived(unwrapInboundIn(data))
         context.fireChannelRead(data)
     }
@@ -258,6 +276,7 @@ final class RequestBytesHandler: ChannelInboundHandler, RemovableChannelHandler 
 
     func handlerRemoved(context: ChannelHandlerContext) {
         timeline.rawWriter = nil
+        timeline.stop()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -267,8 +286,9 @@ final class RequestBytesHandler: ChannelInboundHandler, RemovableChannelHandler 
 }
 
 /// Right after the HTTP parser: follows requests and answers for the ``ConnectionTimeline``, closes
-/// the connection after answering an HTTP/1.0 request that did not ask to keep it (Hummingbird keeps
-/// it open), and answers what the parser refuses, and `CONNECT`, with the API's JSON error.
+/// the connection after answering a request that did not ask to keep it (Hummingbird keeps an
+/// HTTP/1.0 one open), and answers what the parser refuses, and `CONNECT`, with the API's JSON error
+/// — after the answers owed to requests before it.
 final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -276,31 +296,33 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let timeline: ConnectionTimeline
-    /// An error answer was written or is due: everything the client sends after it is dropped.
-    private var refused = false
-    /// The error answer due once the answers owed before it are written.
-    private var refusalAfterAnswers: ByteBuffer?
+    /// No request after the current ones is read: the connection ends once their answers are written,
+    /// with `finale` after them when there is one (an error answer carrying its own close).
+    private var ending = false
+    private var finale: ByteBuffer?
+    private var finished = false
+    private var lingeringClose: Scheduled<Void>?
 
     init(timeline: ConnectionTimeline) { self.timeline = timeline }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !refused else { return }
+        guard !ending else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
-            // Every path answers GET and HEAD only; CONNECT's answer has no body in HTTP's framing,
-            // so it is refused here, before the router, with the connection closed.
+            // Every path answers GET and HEAD only; CONNECT's answer has no body in HTTP's framing
+            // (NIO's encoder drops it), so it is refused here, before the router.
             if head.method == .CONNECT {
-                guard !timeline.hasAnswered else {
-                    // Answers are owed before it: they are written, then the connection closes.
-                    refused = true
-                    return timeline.closeAfterAnswers()
-                }
-                return refuse(
-                    context, status: .methodNotAllowed, code: "method_not_allowed",
-                    message: "every path answers GET and HEAD only, not CONNECT", allow: "GET, HEAD"
-                )
+                return end(context, finale: Self.answer(
+                    status: .methodNotAllowed, code: "method_not_allowed",
+                    message: "every path answers GET and HEAD only, not CONNECT", allow: "GET, HEAD",
+                    allocator: context.channel.allocator
+                ))
             }
-            timeline.headParsed(keepAlive: head.isKeepAlive, isHTTP10: head.version == .http1_0)
+            // After a request asking to upgrade the protocol the parser reads no more requests;
+            // nothing here upgrades, so it is answered as any other and the connection then ends.
+            let upgrade = head.headers.contains(name: "upgrade")
+                && head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "upgrade" }
+            timeline.headParsed(keepAlive: head.isKeepAlive && !upgrade, isHTTP10: head.version == .http1_0)
         case .body:
             break
         case .end:
@@ -312,29 +334,23 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
         case .head(var head):
-            if !timeline.answerKeepsAlive {
+            let request = timeline.answering
+            // The last answer before the connection ends says so, unless an error answer follows
+            // (that one says it).
+            if !request.keepAlive || (ending && finale == nil && request.isLast) {
                 head.headers.replaceOrAdd(name: "connection", value: "close")
-            } else if timeline.answerIsHTTP10 {
+            } else if request.isHTTP10 {
                 // HTTP/1.0 keeps a connection only when the answer says so too.
                 head.headers.replaceOrAdd(name: "connection", value: "keep-alive")
             }
             context.write(wrapOutboundOut(.head(head)), promise: promise)
         case .end:
-            let closing = timeline.answerEnded()
-            // What follows happens once the end is on the wire: a close before it would drop what was
-            // not yet written, and an answer still being read is not yet an idle connection.
+            if !timeline.answerHandedOver() { ending = true }
             let written = context.eventLoop.makePromise(of: Void.self)
             if let promise { written.futureResult.cascade(to: promise) }
-            let timeline = timeline
             written.futureResult.assumeIsolated().whenComplete { [self] _ in
-                if !closing {
-                    timeline.settle()
-                } else if let refusal = refusalAfterAnswers, !timeline.owesAnswers {
-                    refusalAfterAnswers = nil
-                    send(refusal, context)
-                } else {
-                    context.close(promise: nil)
-                }
+                timeline.answerWritten()
+                finishIfAnswered(context)
             }
             context.write(data, promise: written)
         case .body:
@@ -347,25 +363,51 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelWritabilityChanged()
     }
 
+    func handlerRemoved(context: ChannelHandlerContext) {
+        lingeringClose?.cancel()
+        lingeringClose = nil
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // A head cut short by a close (a timeout's, or the client's) is no request to answer.
-        guard !refused, context.channel.isActive else { return }
+        guard !ending, context.channel.isActive else { return }
         guard let parserError = error as? HTTPParserError else { return context.fireErrorCaught(error) }
+        // Bytes after a request that asked to close, or bad bytes inside a request whose head was
+        // read (and may be answered already): no request of its own, so no answer of its own.
+        if parserError == .closedConnection || timeline.arriving { return end(context, finale: nil) }
         let refusal = Self.refusal(of: parserError, requestLineBytes: timeline.requestLineEnded ? timeline.requestLineBytes : nil)
-        guard timeline.hasAnswered else {
-            return refuse(context, status: refusal.status, code: refusal.code, message: refusal.message)
+        end(context, finale: Self.answer(
+            status: refusal.status, code: refusal.code, message: refusal.message, allow: nil, allocator: context.channel.allocator
+        ))
+    }
+
+    /// Reads no more requests; the connection ends with `finale` once the answers owed are written.
+    private func end(_ context: ChannelHandlerContext, finale: ByteBuffer?) {
+        ending = true
+        self.finale = finale
+        timeline.dropsInput = true
+        finishIfAnswered(context)
+    }
+
+    /// Ends the connection when it is to end and no answer is owed or unwritten: the error answer
+    /// first, written below the HTTP encoder (which drops the body of every answer to CONNECT, and
+    /// which a refused request never reached). A close while the client is still sending (a long
+    /// URL, a megabyte of headers) makes the kernel answer with a reset, which may discard the answer
+    /// before the client reads it: so the server stops writing, drops what still comes for a moment,
+    /// then closes.
+    private func finishIfAnswered(_ context: ChannelHandlerContext) {
+        guard ending, timeline.isSettled, !finished else { return }
+        finished = true
+        timeline.dropsInput = true
+        let linger = { [self] in
+            context.close(mode: .output, promise: nil)
+            lingeringClose = context.eventLoop.assumeIsolated().scheduleTask(in: Self.lingering) { context.close(promise: nil) }
         }
-        // Answers are owed to requests before the bad one: they are written first, then the refusal
-        // (Hummingbird, told of the error, would answer an empty 400 after them). When the bad bytes
-        // belong to a request answered already, there is nothing more to say.
-        refused = true
-        if timeline.owesAnswers {
-            refusalAfterAnswers = Self.answer(
-                status: refusal.status, code: refusal.code, message: refusal.message, allow: nil, allocator: context.channel.allocator
-            )
-            timeline.closeAfterAnswers()
+        if let finale {
+            self.finale = nil
+            timeline.writeBelowHTTP(finale) { linger() }
         } else {
-            context.close(promise: nil)
+            linger()
         }
     }
 
@@ -401,25 +443,6 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
         return bytes
     }
 
-    private func refuse(
-        _ context: ChannelHandlerContext, status: HTTPResponseStatus, code: String, message: String, allow: String? = nil
-    ) {
-        refused = true
-        send(Self.answer(status: status, code: code, message: message, allow: allow, allocator: context.channel.allocator), context)
-    }
-
-    /// Writes an error answer below the HTTP encoder, which drops the body of every answer to CONNECT,
-    /// and which a refused request never reached. A close while the client is still sending (a long
-    /// URL, a megabyte of headers) makes the kernel answer with a reset, which may discard the answer
-    /// before the client reads it: so the server stops writing, reads and drops what still comes for a
-    /// moment, then closes.
-    private func send(_ answer: ByteBuffer, _ context: ChannelHandlerContext) {
-        timeline.writeBelowHTTP(answer) {
-            context.close(mode: .output, promise: nil)
-            context.eventLoop.assumeIsolated().scheduleTask(in: Self.lingering) { context.close(promise: nil) }
-        }
-    }
-
-    /// How long an error answer's connection drains what the client still sends before it closes.
+    /// How long a connection that ends drains what the client still sends before it closes.
     static let lingering = TimeAmount.seconds(2)
 }

@@ -149,28 +149,78 @@ import Testing
         #expect(!channel.isActive)
     }
 
-    @Test func givenABadRequestPipelinedBehindAGoodOne_whenTheGoodOneIsAnswered_thenTheJSONRefusalFollowsAndTheConnectionCloses() throws {
+    @Test func givenABadRequestPipelinedBehindTwoGoodOnes_whenTheyAreAnswered_thenTheJSONRefusalFollowsAndOnlyItSaysClose() throws {
         let (channel, answerer) = try connect()
-        try? send(channel, "GET /health HTTP/1.1\r\nHost: x\r\n\r\nFOO /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        let good = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
+        try? send(channel, good + good + "FOO /health HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try written(channel) == "")
         answerer.answer()
+        answerer.answer()
         let answer = try written(channel)
-        #expect(answer.hasPrefix("HTTP/1.1 200 OK"), "\(answer)")
-        #expect(answer.contains("HTTP/1.1 501 Not Implemented\r\n"), "\(answer)")
+        let answers = answer.components(separatedBy: "HTTP/1.1 ").dropFirst()
+        #expect(answers.map { String($0.prefix(3)) } == ["200", "200", "501"], "\(answer)")
+        #expect(answers.prefix(2).allSatisfy { !$0.lowercased().contains("connection: close") }, "\(answer)")
         #expect(answer.hasSuffix(#""code":"method_not_implemented","message":"the server implements GET and HEAD only (methods are case-sensitive)"}}"#), "\(answer)")
         channel.embeddedEventLoop.advanceTime(by: RequestGuardHandler.lingering)
         #expect(!channel.isActive)
     }
 
-    @Test func givenCONNECTPipelinedBehindARequest_whenItsAnswerIsWritten_thenTheConnectionClosesAfterIt() throws {
+    @Test func givenCONNECTPipelinedBehindARequest_whenItsAnswerIsWritten_thenThe405FollowsAndTheConnectionCloses() throws {
         let (channel, answerer) = try connect()
         try send(channel, "GET /health HTTP/1.1\r\nHost: x\r\n\r\nCONNECT example.com:443 HTTP/1.1\r\nHost: example.com\r\n\r\n")
         #expect(channel.isActive)
         answerer.answer()
         let answer = try written(channel)
-        #expect(answer.hasPrefix("HTTP/1.1 200 OK"))
-        #expect(answer.lowercased().contains("connection: close\r\n"))
+        #expect(answer.hasPrefix("HTTP/1.1 200 OK"), "\(answer)")
+        #expect(answer.contains("HTTP/1.1 405 Method Not Allowed\r\n"), "\(answer)")
+        #expect(answer.hasSuffix(#""code":"method_not_allowed","message":"every path answers GET and HEAD only, not CONNECT"}}"#), "\(answer)")
+        channel.embeddedEventLoop.advanceTime(by: RequestGuardHandler.lingering)
         #expect(!channel.isActive)
+    }
+
+    @Test func givenARequestAskingToUpgrade_whenAnswered_thenTheAnswerSaysCloseAndTheConnectionEnds() throws {
+        let (channel, answerer) = try connect()
+        try send(channel, "GET /health HTTP/1.1\r\nHost: x\r\nUpgrade: h2c\r\nConnection: Upgrade, HTTP2-Settings\r\n\r\nGET /health HTTP/1.1\r\n")
+        answerer.answer()
+        #expect(try written(channel).lowercased().contains("connection: close\r\n"))
+        channel.embeddedEventLoop.advanceTime(by: RequestGuardHandler.lingering)
+        #expect(!channel.isActive)
+    }
+
+    @Test func givenABadChunkInARequestsBody_whenRead_thenNoSecondAnswerAndTheConnectionEndsAfterTheFirst() throws {
+        let (channel, answerer) = try connect()
+        try? send(channel, "GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
+        #expect(try written(channel) == "")
+        answerer.answer()
+        let answer = try written(channel)
+        #expect(answer.components(separatedBy: "HTTP/1.1 ").count == 2, "\(answer)")
+        #expect(answer.lowercased().contains("connection: close\r\n"), "\(answer)")
+        channel.embeddedEventLoop.advanceTime(by: RequestGuardHandler.lingering)
+        #expect(!channel.isActive)
+    }
+
+    @Test func givenAnAnswerHandedOverButNeverWritten_whenTheRequestTimeoutPasses_thenTheServerCloses() throws {
+        let (channel, answerer) = try connect()
+        try channel.pipeline.syncOperations.addHandler(HoldingWrites(), position: .first)
+        try send(channel, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        answerer.answer()
+        channel.embeddedEventLoop.advanceTime(by: .seconds(19))
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        #expect(!channel.isActive)
+    }
+
+    /// A client that reads nothing: writes are kept, never done.
+    final class HoldingWrites: ChannelOutboundHandler, RemovableChannelHandler {
+        typealias OutboundIn = NIOAny
+        private var held: [EventLoopPromise<Void>?] = []
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) { held.append(promise) }
+        func flush(context: ChannelHandlerContext) {}
+        func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+            for promise in held { promise?.fail(ChannelError.ioOnClosedChannel) }
+            held = []
+            context.close(mode: mode, promise: promise)
+        }
     }
 
     static let refusedRequests: [(String, String, String)] = [
