@@ -26,9 +26,10 @@ public struct AnimalCursor: Sendable, Equatable, Hashable {
         "\(publishedAt)~\(id)"
     }
 
-    /// Reads `<decimal number>~<id>`; nil when the number is not a plain decimal (digits, one point, an
-    /// exponent) or no `Double` holds it (`1e309`), or the id is empty, longer than ``maximumIDLength`` Unicode scalars or holds a control
-    /// character (U+0000–U+001F, U+007F), which no database takes as text and no stored id holds.
+    /// Reads `<decimal number>~<id>`; nil when the number is not a bounded plain decimal
+    /// (``isPlainDecimal(_:)``: `1e309` is none), or the id is empty, longer than ``maximumIDLength``
+    /// Unicode scalars or holds a control character (U+0000–U+001F, U+007F), which no database takes
+    /// as text and no stored id holds.
     public init?(encoded: String) {
         // By Unicode scalars: an id may begin with a mark that would join `~` into one Character.
         let scalars = encoded.unicodeScalars
@@ -44,13 +45,17 @@ public struct AnimalCursor: Sendable, Equatable, Hashable {
         self.init(publishedAt: publishedAt, id: id)
     }
 
-    /// `-?digits[.digits][e[+-]digits]`: what JSON calls a number (Swift's `Double(_:)` also reads
-    /// `inf`, `nan` and hexadecimal, which a cursor never holds).
+    /// `-?digits[.digits][e[+-]digits]` with at most ``maximumIntegerDigits`` digits before the point
+    /// and ``maximumExponentDigits`` in the exponent: what JSON calls a number, bounded so that every
+    /// such text is a finite `Double` (below 10^120) and the OpenAPI document's pattern says exactly
+    /// which cursors are taken. (Swift's `Double(_:)` also reads `inf`, `nan` and hexadecimal, which a
+    /// cursor never holds.) A cursor the server writes has a time in seconds since 1970, which needs
+    /// neither bound.
     private static func isPlainDecimal(_ text: Substring) -> Bool {
         var rest = text[...]
         if rest.first == "-" { rest = rest.dropFirst() }
         let integer = rest.prefix(while: \.isASCIIDigit)
-        guard !integer.isEmpty else { return false }
+        guard !integer.isEmpty, integer.count <= maximumIntegerDigits else { return false }
         rest = rest.dropFirst(integer.count)
         if rest.first == "." {
             let fraction = rest.dropFirst().prefix(while: \.isASCIIDigit)
@@ -61,11 +66,14 @@ public struct AnimalCursor: Sendable, Equatable, Hashable {
             rest = rest.dropFirst()
             if rest.first == "+" || rest.first == "-" { rest = rest.dropFirst() }
             let exponent = rest.prefix(while: \.isASCIIDigit)
-            guard !exponent.isEmpty else { return false }
+            guard !exponent.isEmpty, exponent.count <= maximumExponentDigits else { return false }
             rest = rest.dropFirst(exponent.count)
         }
         return rest.isEmpty
     }
+
+    public static let maximumIntegerDigits = 20
+    public static let maximumExponentDigits = 2
 }
 
 private extension Character {

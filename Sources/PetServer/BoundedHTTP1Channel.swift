@@ -227,6 +227,16 @@ final class ConnectionTimeline {
         }
     }
 
+    /// Chosen to make room: closes, unless it is answering (it parsed a whole request after the
+    /// registry last heard from it), and then stays.
+    func makeRoom() {
+        guard phase == .answering else {
+            logger.debug("closing connection", metadata: ["reason": "to make room"])
+            return channel.close(promise: nil)
+        }
+        registry.spare(channel, phase: phase)
+    }
+
     private func enter(_ next: ConnectionRegistry.Phase) {
         // After a close the registry has forgotten the connection; it must not learn of it again.
         // (Not `channel.isActive`: an accepted connection is set up before it becomes active.)
@@ -282,6 +292,11 @@ final class RequestBytesHandler: ChannelInboundHandler, RemovableChannelHandler 
     func channelInactive(context: ChannelHandlerContext) {
         timeline.stop()
         context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is ConnectionRegistry.MakeRoom else { return context.fireUserInboundEventTriggered(event) }
+        timeline.makeRoom()
     }
 }
 

@@ -24,13 +24,20 @@ final class ConnectionRegistry: Sendable {
         self.reportInterval = reportInterval
     }
 
-    /// A new connection: whether the server keeps it. Closes the connection chosen to make room.
+    /// Asks a connection chosen to make room to close, on its own event loop: there it closes unless
+    /// it has begun answering meanwhile (its news may not have reached the registry), and then it is
+    /// spared (``spare(_:phase:)``) and the server holds one connection more than the limit until
+    /// one closes.
+    struct MakeRoom: Sendable {}
+
+    /// A new connection: whether the server keeps it. Asks the connection chosen to make room to close.
     func admit(_ channel: any Channel) -> Bool {
-        let (admitted, victim, report) = state.withLockedValue { state -> (Bool, (any Channel)?, Logger.Metadata?) in
+        let (admitted, victim, report, opensWindow) = state.withLockedValue {
+            state -> (Bool, (any Channel)?, Logger.Metadata?, Bool) in
             if state.open < maximum {
                 state.open += 1
                 state.waiting.insert(channel)
-                return (true, nil, nil)
+                return (true, nil, nil, false)
             }
             let victim = state.waiting.removeRandom() ?? state.receiving.removeRandom()
             if let victim {
@@ -41,13 +48,48 @@ final class ConnectionRegistry: Sendable {
             } else {
                 state.refused += 1
             }
-            return (victim != nil, victim, state.takeReport(open: state.open, every: reportInterval))
+            // The first event of a burst is reported at once; the rest when the window closes.
+            guard !state.reporting else { return (victim != nil, victim, nil, false) }
+            state.reporting = true
+            return (victim != nil, victim, state.takeReport(), true)
         }
-        victim?.close(promise: nil)
-        if let report {
-            logger.warning("connection limit reached", metadata: report.merging(["maximum": "\(maximum)"]) { $1 })
-        }
+        victim?.pipeline.fireUserInboundEventTriggered(MakeRoom())
+        if let report { warn(report) }
+        if opensWindow { scheduleReport(on: channel.eventLoop) }
         return admitted
+    }
+
+    /// A connection asked to make room had begun answering: it stays, counted by its phase again.
+    func spare(_ channel: any Channel, phase: Phase) {
+        let id = ObjectIdentifier(channel)
+        state.withLockedValue { state in
+            guard state.closing.remove(id) != nil else { return }
+            state.spared += 1
+        }
+        update(channel, to: phase)
+    }
+
+    /// At the end of each reporting window: the counts of the window, if any, and another window;
+    /// none, and the next event is reported at once. So a burst is reported at its start and every
+    /// `reportInterval` until it ends, its tail included.
+    private func scheduleReport(on loop: any EventLoop) {
+        loop.scheduleTask(in: TimeAmount(reportInterval)) { [self] in
+            let report = state.withLockedValue { state -> Logger.Metadata? in
+                guard state.closedToMakeRoom + state.refused + state.spared > 0 else {
+                    state.reporting = false
+                    return nil
+                }
+                return state.takeReport()
+            }
+            if let report {
+                warn(report)
+                scheduleReport(on: loop)
+            }
+        }
+    }
+
+    private func warn(_ report: Logger.Metadata) {
+        logger.warning("connection limit reached", metadata: report.merging(["maximum": "\(maximum)"]) { $1 })
     }
 
     /// A kept connection's phase changed (``ConnectionTimeline``).
@@ -89,17 +131,16 @@ final class ConnectionRegistry: Sendable {
         var closing: Set<ObjectIdentifier> = []
         var closedToMakeRoom = 0
         var refused = 0
-        var lastReport: ContinuousClock.Instant?
+        var spared = 0
+        /// A reporting window is open: events are counted, and reported when it closes.
+        var reporting = false
 
-        /// The counts since the last report, when a report is due (at most one per `interval`).
-        mutating func takeReport(open: Int, every interval: Duration) -> Logger.Metadata? {
-            let now = ContinuousClock.now
-            if let lastReport, now < lastReport.advanced(by: interval) { return nil }
-            lastReport = now
-            defer { closedToMakeRoom = 0; refused = 0 }
+        /// The counts since the last report, and the connections held now.
+        mutating func takeReport() -> Logger.Metadata {
+            defer { closedToMakeRoom = 0; refused = 0; spared = 0 }
             return [
                 "open": "\(open)", "waiting": "\(waiting.count)", "receiving": "\(receiving.count)",
-                "closedToMakeRoom": "\(closedToMakeRoom)", "refused": "\(refused)",
+                "closedToMakeRoom": "\(closedToMakeRoom)", "refused": "\(refused)", "spared": "\(spared)",
             ]
         }
     }

@@ -6,7 +6,8 @@ import Testing
         AnimalCursor(publishedAt: 1_767_225_600.123_456, id: "demo-000001"),
         AnimalCursor(publishedAt: -0.000_012_5, id: "ünïcødé/+=~id"),
         AnimalCursor(publishedAt: 0, id: "x"),
-        AnimalCursor(publishedAt: 1e300, id: "far"),
+        AnimalCursor(publishedAt: 1e99, id: "far"),
+        AnimalCursor(publishedAt: -1.25e-05, id: "tiny"),
         AnimalCursor(publishedAt: 9.091_155_08, id: "\u{1F3FB}joins-the-tilde"),
     ])
     func givenCursor_whenEncodedAndRead_thenTheSamePositionToTheLastBit(cursor: AnimalCursor) throws {
@@ -15,7 +16,7 @@ import Testing
         #expect(read.id == cursor.id)
     }
 
-    @Test(arguments: ["", "abc", "1700000000", "~id", "1.~id", ".5~id", "1e~id", "inf~id", "nan~id", "0x1p3~id", "1 ~id", "5~", "1~a\u{0}b", "1~tab\there", "1~\u{7F}", "1e309~x", "-1e999~a",
+    @Test(arguments: ["", "abc", "1700000000", "~id", "1.~id", ".5~id", "1e~id", "inf~id", "nan~id", "0x1p3~id", "1 ~id", "5~", "1~a\u{0}b", "1~tab\there", "1~\u{7F}", "1e309~x", "-1e999~a", "1e100~a", "123456789012345678901~a",
                        "1~" + String(repeating: "é", count: 129)])
     func givenTextThatIsNoPosition_whenRead_thenNil(text: String) {
         #expect(AnimalCursor(encoded: text) == nil)

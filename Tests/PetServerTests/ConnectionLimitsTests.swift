@@ -299,8 +299,28 @@ import Testing
         for _ in 0..<50 { channels.append(try connect(registry: registry).0) }
         for channel in channels { channel.embeddedEventLoop.run() }
         #expect(channels.filter { $0.isActive }.count == 1)
-        #expect(log.lines == ["warning connection limit reached"])
+        #expect(log.lines == ["warning connection limit reached closedToMakeRoom=1"])
         #expect(registry.counts.open == 1)
+        // The rest of the burst when its window closes; then nothing, and the window stays closed.
+        for _ in 0..<2 {
+            for channel in channels { channel.embeddedEventLoop.advanceTime(by: .seconds(10)) }
+        }
+        #expect(log.lines == ["warning connection limit reached closedToMakeRoom=1", "warning connection limit reached closedToMakeRoom=48"])
+        _ = try connect(registry: registry)
+        #expect(log.lines.count == 3)
+    }
+
+    @Test func givenAConnectionChosenToMakeRoom_whenItHasBegunAnswering_thenItIsSparedAndCountedAgain() throws {
+        let registry = ConnectionRegistry(maximum: 1, logger: Logger(label: "test"))
+        let (answering, _) = try connect(registry: registry)
+        try send(answering, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        // As when its news has not reached the registry from its event loop yet.
+        registry.update(answering, to: .waiting)
+        let (newcomer, _) = try connect(registry: registry)
+        #expect(answering.isActive && newcomer.isActive)
+        #expect(registry.counts.open == 2)
+        // Spared, it is counted by its phase again: answering, so never chosen while it answers.
+        #expect(registry.counts.waiting == 1)
     }
 
     @Test(arguments: [(1024, 768), (20_000, 18_976), (1_048_576, 1_047_552)])
@@ -326,6 +346,7 @@ private final class LogLines: LogHandler, Sendable {
         set {}
     }
     func log(event: LogEvent) {
-        recorded.withLockedValue { $0.append("\(event.level) \(event.message)") }
+        let closed = event.metadata?["closedToMakeRoom"].map { " closedToMakeRoom=\($0)" } ?? ""
+        recorded.withLockedValue { $0.append("\(event.level) \(event.message)\(closed)") }
     }
 }
