@@ -17,16 +17,13 @@ enum JSONResponse {
     }
 
     static func error(_ status: HTTPResponse.Status, code: String, parameter: String? = nil, message: String) -> Response {
-        let body = APIErrorBody(code: code, parameter: parameter, message: message)
-        if let response = try? make(body, status: status) { return response }
-        // Encoding a struct of three strings cannot fail; answer with the status alone if it somehow does.
-        return Response(status: status)
+        make(body: errorBytes(code: code, parameter: parameter, message: message), status: status)
     }
 
-    /// The body of ``error(_:code:parameter:message:)``, for answers written below the router.
-    static func errorBytes(code: String, message: String) -> ByteBuffer {
-        let body = APIErrorBody(code: code, parameter: nil, message: message)
-        // As above: encoding three strings cannot fail; an empty body if it somehow does.
+    /// The body of ``error(_:code:parameter:message:)``, also for answers written below the router.
+    static func errorBytes(code: String, parameter: String? = nil, message: String) -> ByteBuffer {
+        let body = APIErrorBody(code: code, parameter: parameter, message: message)
+        // Encoding a struct of three strings cannot fail; an empty body if it somehow does.
         return ByteBuffer(bytes: (try? PetAPICoding.makeEncoder().encode(body)) ?? Data())
     }
 }

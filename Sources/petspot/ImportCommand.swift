@@ -42,8 +42,7 @@ struct ImportCommand: AsyncParsableCommand {
                 let summary = try await address.withStore { try await AnimalImporter.importPets(feed.changes, into: $0, sync: sync) }
                 return (feed, summary)
             }
-            let changes = feed.changes
-            print("imported \(changes.count) records into \(address): \(summary)")
+            print("imported \(feed.changes.count) records into \(address): \(summary)")
             if !feed.ignoredFields.isEmpty {
                 print("ignored fields no animal has: \(feed.ignoredFields.joined(separator: ", "))")
             }

@@ -66,8 +66,7 @@ final class ProgressLine: Sendable {
         if let phase { text += ": " + phase }
         if let total, total > 0 {
             let percent = min(100, count * 100 / total)
-            text += "\(phase == nil ? ":" : ",") \(count.formatted(.number.locale(Locale(identifier: "en_US")))) of "
-                + "\(total.formatted(.number.locale(Locale(identifier: "en_US")))) (\(percent)%)"
+            text += "\(phase == nil ? ":" : ",") \(count.grouped) of \(total.grouped) (\(percent)%)"
         }
         return text + ", \(elapsed.components.seconds) s"
     }
@@ -109,4 +108,9 @@ struct CountedSequence<Base: Sequence & Sendable>: Sequence, Sendable {
     }
 
     func makeIterator() -> Iterator { Iterator(base: base.makeIterator(), line: line) }
+}
+
+extension Int {
+    /// The number with English thousands separators (`10,000,000`), as the command line writes counts.
+    var grouped: String { formatted(.number.locale(Locale(identifier: "en_US"))) }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import PetServer
 
 /// `petspot seed`: adds deterministic demo pets to a database.
@@ -23,7 +22,7 @@ struct SeedCommand: AsyncParsableCommand {
     func validate() throws {
         guard count >= 1 else { throw ValidationError("--demo must be at least 1, got \(count)") }
         guard count <= Self.maximumCount else {
-            throw ValidationError("--demo must be at most \(Self.maximumCount.formatted(.number.locale(Locale(identifier: "en_US")))), got \(count); nothing was written")
+            throw ValidationError("--demo must be at most \(Self.maximumCount.grouped), got \(count); nothing was written")
         }
     }
 
