@@ -28,6 +28,7 @@ struct AnimalJSONWriter {
         append(pagination.page.description)
         append(",\"totalCount\":")
         append(pagination.totalCount.description)
+        append(pagination.totalCountIsExact ? ",\"totalCountIsExact\":true" : ",\"totalCountIsExact\":false")
         append(",\"totalPages\":")
         append(pagination.totalPages.description)
         append("}}")

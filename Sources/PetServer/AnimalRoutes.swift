@@ -62,7 +62,8 @@ func buildRouter(
         let response = AnimalListResponse(
             animals: page.animals.map(AnimalDTO.init),
             pagination: .init(
-                page: query.page, limit: query.limit, totalCount: page.totalCount, nextCursor: page.nextCursor?.encoded
+                page: query.page, limit: query.limit, totalCount: page.totalCount, totalCountIsExact: page.totalCountIsExact,
+                nextCursor: page.nextCursor?.encoded
             )
         )
         let body = ByteBuffer(bytes: try response.jsonBytes())

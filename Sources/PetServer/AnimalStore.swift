@@ -6,10 +6,11 @@ import PetSpotDomain
 public protocol AnimalStore: Sendable {
     /// One page of animals for `query`.
     ///
-    /// With a center: only animals within `radiusKm` (great-circle distance, ``GreatCircle``), nearest
-    /// first, ties by id, each with `distanceKm` set. Without: all animals, newest `publishedAt` first,
-    /// ties by id, `distanceKm` nil, and `nextCursor` set when more follow: with a `cursor`, the page
-    /// starts right after it. `totalCount` counts every match over all pages. With it, the data version
+    /// With a center: only animals within `radiusKm` (great-circle distance, the engine's own), nearest
+    /// first, ties by id (as bytes), each with `distanceKm` set. Without: all animals, newest
+    /// `publishedAt` first, ties by id, `distanceKm` nil, and `nextCursor` set when more follow: with a
+    /// `cursor`, the page starts right after it. `totalCount` counts every match over all pages, up to
+    /// the store's count cap for any listing but the whole one (``AnimalPage/totalCountIsExact``). With it, the data version
     /// read in the same snapshot: the version the page is of, which its strong `ETag` names (one tag,
     /// one body: RFC 9110 §8.8.3).
     func snapshot(matching query: AnimalQuery) async throws -> AnimalSnapshot
@@ -123,14 +124,22 @@ public struct AnimalSnapshot: Sendable, Equatable {
 
 /// One page of a listing and the size of the whole result.
 public struct AnimalPage: Sendable, Equatable {
+    /// Where a store stops counting, unless told otherwise (`petspot serve --count-cap`).
+    public static let defaultCountCap = 1_000
+
     public var animals: [Animal]
+    /// Every match over all pages; the store's count cap when there are more (`totalCountIsExact` false).
     public var totalCount: Int
+    /// False when more than `totalCount` (the cap) match: counting stopped there. The whole listing
+    /// (no center, no filter) is always counted exactly, from the count the triggers keep.
+    public var totalCountIsExact: Bool
     /// The listing without coordinates: where the next page starts; nil on the last page.
     public var nextCursor: AnimalCursor?
 
-    public init(animals: [Animal], totalCount: Int, nextCursor: AnimalCursor? = nil) {
+    public init(animals: [Animal], totalCount: Int, totalCountIsExact: Bool = true, nextCursor: AnimalCursor? = nil) {
         self.animals = animals
         self.totalCount = totalCount
+        self.totalCountIsExact = totalCountIsExact
         self.nextCursor = nextCursor
     }
 }

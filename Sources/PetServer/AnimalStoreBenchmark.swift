@@ -57,14 +57,14 @@ public enum AnimalStoreBenchmark {
     public static func fullScan(store: SQLiteAnimalStore, centers: [GeoCoordinate], radiusKm: Double = 50) async throws -> Summary {
         try await time(centers) { center in
             try await store.pool.read { db in
-                var ranking = NearbyRanking<Int64>(radiusKm: radiusKm)
+                var matches: [(distanceKm: Double, seq: Int64)] = []
                 let rows = try Row.fetchCursor(db, sql: "SELECT seq, lat, lon FROM pet NOT INDEXED")
                 while let row = try rows.next() {
-                    ranking.consider(key: row[0], distanceKm: GreatCircle.distanceKm(
-                        lat1: center.latitude, lon1: center.longitude, lat2: row[1], lon2: row[2]))
+                    let distance = GreatCircle.distanceKm(lat1: center.latitude, lon1: center.longitude, lat2: row[1], lon2: row[2])
+                    if distance <= radiusKm { matches.append((distance, row[0])) }
                 }
-                _ = ranking.leading(20)
-                return ranking.matches.count
+                _ = matches.sorted { ($0.distanceKm, $0.seq) < ($1.distanceKm, $1.seq) }.prefix(20)
+                return matches.count
             }
         }
     }

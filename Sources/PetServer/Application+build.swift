@@ -22,13 +22,9 @@ public func buildApplication(
     var services: [any Service] = []
     switch database {
     case .sqlite(let path):
-        store = try SQLiteAnimalStore(path: path, rowsInMemory: configuration.rowsInMemory)
+        store = try SQLiteAnimalStore(path: path, countCap: configuration.countCap)
     case .postgres(var postgres):
-        // One documented interval: the replica's copy follows the database as often as the data version.
-        if postgres.replicaLag == nil, postgres.positionIndex {
-            postgres.replicaLag = configuration.rowsInMemory
-                ? min(configuration.dataVersionInterval, PostgresAnimalStore.Configuration.maximumReplicaLag) : .zero
-        }
+        postgres.countCap = configuration.countCap
         let opened = try await PostgresAnimalStore(migrating: postgres, logger: logger)
         store = opened
         services.append(opened.client)
@@ -58,18 +54,6 @@ public func buildApplication(
     app.beforeServerStarts {
         let added = try await store.addDemoPetsIfEmpty(count: demoPets)
         if added > 0 { logger.info("seeded demo pets", metadata: ["count": "\(added)"]) }
-        if let sqlite = store as? SQLiteAnimalStore {
-            // Not fatal: the first nearby or filtered query builds it otherwise.
-            do { try await sqlite.preparePositionIndex() } catch {
-                logger.warning("position index not built at start", metadata: ["reason": "\(error)"])
-            }
-        }
-        if let postgres = store as? PostgresAnimalStore {
-            // Not fatal: until an index is built, nearby queries are answered by PostGIS.
-            do { try await postgres.preparePositionIndex() } catch {
-                logger.warning("position index not built at start", metadata: ["reason": "\(PostgresAnimalStoreError.reason(error))"])
-            }
-        }
     }
     return app
 }

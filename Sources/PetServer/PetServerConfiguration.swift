@@ -23,11 +23,8 @@ public struct PetServerConfiguration: Sendable {
     /// How long the server may answer with the data version it read last (``DataVersionMonitor``):
     /// a change made by another process or replica is seen within this time. Zero reads it every time.
     public var dataVersionInterval: Duration
-    /// Whether the store keeps every pet's row in memory beside its position (``ReplicaCopy``): SQLite
-    /// answers a listing of the copy's version without reading rows; a PostgreSQL replica answers
-    /// from it for up to ``dataVersionInterval`` (capped at a minute) after the database last
-    /// confirmed it, unless its URL sets `replica_lag_ms`.
-    public var rowsInMemory: Bool
+    /// Where counting stops for a nearby or filtered listing (``AnimalPage/totalCountIsExact``).
+    public var countCap: Int
     /// Timeouts and the connection limit (``ConnectionLimits``).
     public var connectionLimits: ConnectionLimits
 
@@ -46,7 +43,7 @@ public struct PetServerConfiguration: Sendable {
         responseCacheEntries: Int = defaultResponseCacheEntries,
         responseCacheBytes: Int = defaultResponseCacheBytes,
         dataVersionInterval: Duration = defaultDataVersionInterval,
-        rowsInMemory: Bool = true,
+        countCap: Int = AnimalPage.defaultCountCap,
         connectionLimits: ConnectionLimits = ConnectionLimits()
     ) {
         self.host = host
@@ -57,7 +54,7 @@ public struct PetServerConfiguration: Sendable {
         self.responseCacheEntries = responseCacheEntries
         self.responseCacheBytes = responseCacheBytes
         self.dataVersionInterval = dataVersionInterval
-        self.rowsInMemory = rowsInMemory
+        self.countCap = countCap
         self.connectionLimits = connectionLimits
     }
 

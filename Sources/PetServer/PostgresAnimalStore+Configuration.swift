@@ -34,29 +34,14 @@ extension PostgresAnimalStore {
         public var poolSize: Int
         /// How long one store operation (leasing a connection included) may take before it fails.
         public var operationTimeout: Duration
-        /// Whether this replica keeps every pet's position in memory (``PostgresPositionIndex``, about
-        /// 64 bytes a pet) and answers nearby queries with it, or asks PostGIS each time (the
-        /// `position_index` query item, `on` or `off`).
-        public var positionIndex: Bool
-        /// How long this replica may answer from its copy of every listed pet in memory (the position
-        /// index with the rows, ``ReplicaCopy``) without asking the database whether anything changed:
-        /// a change is seen within this interval of its commit, and at once by the replica that wrote
-        /// it. Zero: every read asks the database. Nil (no `replica_lag_ms` query item): the server's
-        /// `--data-version-interval-ms`, zero for a store used as a library. Needs the position index.
-        public var replicaLag: Duration?
-        /// The longest `replica_lag_ms` taken: clients accept a minute of staleness already
-        /// (`Cache-Control: max-age=60`).
-        public static let maximumReplicaLag = Duration.seconds(60)
-        /// How many entries of the position log a write keeps (tests make it small).
-        var keptLogEntries = 100_000
-        /// How long work whose caller gave up may keep its connection before the connection is closed;
-        /// nil: one more ``operationTimeout`` (tests make it zero).
-        var abandonedWorkGrace: Duration?
+        /// Counts of a nearby or filtered listing stop here (``AnimalPage/totalCountIsExact``); the
+        /// server sets it from `--count-cap`.
+        public var countCap = AnimalPage.defaultCountCap
 
         public init(
             host: String, port: Int = defaultPort, username: String, password: String? = nil, database: String,
             tls: TLSMode = .prefer, schema: String = "public", poolSize: Int = defaultPoolSize,
-            operationTimeout: Duration = .seconds(30), positionIndex: Bool = true
+            operationTimeout: Duration = .seconds(30)
         ) {
             self.host = host
             self.port = port
@@ -67,7 +52,6 @@ extension PostgresAnimalStore {
             self.schema = schema
             self.poolSize = poolSize
             self.operationTimeout = operationTimeout
-            self.positionIndex = positionIndex
         }
 
         /// Reads a `postgres://` (or `postgresql://`) URL.
@@ -105,21 +89,9 @@ extension PostgresAnimalStore {
                         throw invalid("pool_size must be a whole number between 1 and 1000")
                     }
                     poolSize = size
-                case "position_index":
-                    guard let on = ["on": true, "off": false][value] else { throw invalid("position_index must be on or off") }
-                    positionIndex = on
-                case "replica_lag_ms":
-                    let most = Int(Self.maximumReplicaLag.wholeMilliseconds)
-                    guard let milliseconds = Int(value), (0...most).contains(milliseconds) else {
-                        throw invalid("replica_lag_ms must be a whole number of milliseconds between 0 and \(most)")
-                    }
-                    replicaLag = .milliseconds(milliseconds)
                 default:
-                    throw invalid("unknown parameter \"\(item.name)\" (known: sslmode, schema, pool_size, position_index, replica_lag_ms)")
+                    throw invalid("unknown parameter \"\(item.name)\" (known: sslmode, schema, pool_size)")
                 }
-            }
-            if let replicaLag, replicaLag > .zero, !positionIndex {
-                throw invalid("replica_lag_ms needs position_index=on: the copy in memory is the position index with the rows")
             }
         }
 
@@ -163,10 +135,13 @@ extension PostgresAnimalStore {
             }
         }
 
-        /// Server-side limits every session of the store gets: no statement outlives the operation timeout.
+        /// Settings every session of the store gets. No statement outlives the operation timeout: the
+        /// server ends it, which is what bounds a query postgres-nio cannot cancel. No JIT: PostGIS
+        /// costs `ST_DWithin` so high that every nearby query passed the JIT threshold and spent
+        /// about 200 ms compiling a plan that runs in one.
         var startupParameters: [(String, String)] {
             let milliseconds = operationTimeout.wholeMilliseconds
-            return [("statement_timeout", "\(milliseconds)"), ("application_name", "petspot")]
+            return [("statement_timeout", "\(milliseconds)"), ("jit", "off"), ("application_name", "petspot")]
         }
 
         func connectionConfiguration() throws -> PostgresConnection.Configuration {

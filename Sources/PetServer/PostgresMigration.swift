@@ -34,13 +34,13 @@ enum PostgresMigration {
                 "CREATE INDEX pet_location ON \(table) USING gist (location)",
                 "CREATE INDEX pet_newest ON \(table) (published_at DESC, id)",
             ]),
-            (2, "per-cell pet counts (the 0.05 degree cells of GeoCell) for exact counts without reading every pet", [
+            (2, "per-cell pet counts (0.05 degree cells) for exact counts without reading every pet", [
                 """
                 ALTER TABLE \(table)
                     ADD COLUMN cell_row integer NOT NULL
-                        GENERATED ALWAYS AS (least(\(GeoCell.latitudeCells - 1), greatest(0, floor((lat + 90) * \(Int(GeoCell.cellsPerDegree)))::integer))) STORED,
+                        GENERATED ALWAYS AS (least(3599, greatest(0, floor((lat + 90) * 20)::integer))) STORED,
                     ADD COLUMN cell_col integer NOT NULL
-                        GENERATED ALWAYS AS (least(\(GeoCell.longitudeCells - 1), greatest(0, floor((lon + 180) * \(Int(GeoCell.cellsPerDegree)))::integer))) STORED
+                        GENERATED ALWAYS AS (least(7199, greatest(0, floor((lon + 180) * 20)::integer))) STORED
                 """,
                 "CREATE INDEX pet_cell_members ON \(table) (cell_row, cell_col)",
                 """
@@ -89,6 +89,37 @@ enum PostgresMigration {
             // about 10^12 statements, 35 years at a thousand a second; 2^32 would last 50 days).
             (8, "data versions move by a random step, so that a restored database never meets an old version again",
              countTriggers(schema: schema, logging: true, step: "1 + floor(random() * 16777216)::bigint")),
+            // PostGIS answers every nearby query and counts are capped: what kept an index in each
+            // replica's memory goes. Dropping columns only marks them dropped; no row is rewritten.
+            (9, "PostGIS answers nearby queries: the position log, the cell counts and the row numbers go", versionTriggers(schema: schema) + [
+                "DROP TABLE \"\(schema)\".pet_log",
+                "DROP TABLE \"\(schema)\".pet_cell",
+                "ALTER TABLE \"\(schema)\".pet_stats DROP COLUMN log_starts_after",
+                "ALTER TABLE \(table) DROP COLUMN cell_row, DROP COLUMN cell_col, DROP COLUMN seq",
+            ]),
+        ]
+    }
+
+    /// The trigger functions from migration 9 on: the pet count and the data version, one statement
+    /// at a time, whoever writes (this binary, psql, another tool). They replace those of migrations
+    /// 5, 7 and 8 under the same triggers. A statement that changes no row changes nothing.
+    private static func versionTriggers(schema: String) -> [String] {
+        let stats = "\"\(schema)\".pet_stats"
+        func function(_ name: String, _ body: String) -> String {
+            """
+            CREATE OR REPLACE FUNCTION "\(schema)".\(name)() RETURNS trigger LANGUAGE plpgsql AS $body$
+            BEGIN
+                \(body)
+                RETURN NULL;
+            END
+            $body$
+            """
+        }
+        return [
+            function("pet_inserted", "UPDATE \(stats) SET pets = pets + n, version = version + 1 FROM (SELECT count(*) AS n FROM added) AS a WHERE n > 0;"),
+            function("pet_deleted", "UPDATE \(stats) SET pets = pets - n, version = version + 1 FROM (SELECT count(*) AS n FROM gone) AS g WHERE n > 0;"),
+            function("pet_updated", "IF EXISTS (SELECT 1 FROM new_rows) THEN UPDATE \(stats) SET version = version + 1; END IF;"),
+            function("pet_truncated", "UPDATE \(stats) SET pets = 0, version = version + 1;"),
         ]
     }
 
@@ -197,7 +228,9 @@ enum PostgresMigration {
     /// An arbitrary constant shared by every PetSpot replica: the key of the migration lock.
     static let lockKey: Int64 = 0x5045_5453_504F_5431
 
-    static func run(_ configuration: PostgresAnimalStore.Configuration, logger: Logger) async throws {
+    /// Checks the database and migrates it; on a standby (or a read-only database) waits, saying so on
+    /// `progress`, until the primary's migrations have arrived, and migrates nothing.
+    static func run(_ configuration: PostgresAnimalStore.Configuration, logger: Logger, progress: Logger) async throws {
         let url = configuration.displayURL
         let connection: PostgresConnection
         do {
@@ -208,19 +241,19 @@ enum PostgresMigration {
             throw PostgresAnimalStoreError.connecting(error, url: url)
         }
         do {
-            try await enablePostGIS(on: connection, url: url, logger: logger)
-            do {
-                if try await isReadOnly(connection, logger: logger) {
-                    try await checkMigrated(on: connection, schema: configuration.schema, url: url, logger: logger)
-                } else {
+            if try await isReadOnly(connection, logger: logger) {
+                try await waitUntilMigrated(on: connection, schema: configuration.schema, logger: logger, progress: progress)
+            } else {
+                try await enablePostGIS(on: connection, url: url, logger: logger)
+                do {
                     try await PostgresAnimalStore.transaction(on: connection, logger: logger) {
                         try await migrate(on: connection, schema: configuration.schema, logger: logger)
                     }
+                } catch let error as PostgresAnimalStoreError {
+                    throw error
+                } catch {
+                    throw PostgresAnimalStoreError.migrationFailed(url: url, reason: PostgresAnimalStoreError.reason(error))
                 }
-            } catch let error as PostgresAnimalStoreError {
-                throw error
-            } catch {
-                throw PostgresAnimalStoreError.migrationFailed(url: url, reason: PostgresAnimalStoreError.reason(error))
             }
         } catch {
             try? await connection.close()
@@ -253,24 +286,32 @@ enum PostgresMigration {
         return try rows.first?.decode(Bool.self) ?? false
     }
 
-    private static func checkMigrated(on connection: PostgresConnection, schema: String, url: String, logger: Logger) async throws {
-        let history = "\"\(schema)\".petspot_migration"
-        let exists = try await connection.query(
-            "SELECT to_regclass(\(history)) IS NOT NULL", logger: logger
-        ).collect().first?.decode(Bool.self) ?? false
-        var applied = Set<Int>()
-        if exists {
-            for try await version in try await connection.query("SELECT version FROM \(unescaped: history)", logger: logger).decode(Int.self) {
-                applied.insert(version)
-            }
-        }
+    /// How often a standby's schema is looked at while it waits for the primary's migrations.
+    static let schemaPollInterval = Duration.seconds(1)
+
+    /// Returns once the standby has replayed the newest migration; says what it waits for at once,
+    /// then every minute. Ends on cancellation (a server stopped while it waits).
+    private static func waitUntilMigrated(on connection: PostgresConnection, schema: String, logger: Logger, progress: Logger) async throws {
         let latest = steps(schema: schema).map(\.version).max() ?? 0
-        guard applied.contains(latest) else {
-            throw PostgresAnimalStoreError.migrationFailed(
-                url: url,
-                reason: "the database is read-only (a read replica?) and schema \(schema) is not at version \(latest); "
-                    + "start one server against the primary first, it migrates"
-            )
+        let history = "\"\(schema)\".petspot_migration"
+        let clock = ContinuousClock()
+        var nextNotice = clock.now
+        while true {
+            // Two statements: one naming a table that does not exist yet would fail as it is planned.
+            let exists = try await connection.query("SELECT to_regclass(\(history)) IS NOT NULL", logger: logger)
+                .collect().first?.decode(Bool.self) ?? false
+            let applied = exists
+                ? try await connection.query("SELECT coalesce(max(version), 0) FROM \(unescaped: history)", logger: logger)
+                    .collect().first?.decode(Int.self) ?? 0
+                : 0
+            if applied >= latest { return }
+            if clock.now >= nextNotice {
+                progress.notice("read-only database (a standby?): waiting for the primary to migrate the pets schema", metadata: [
+                    "schema": "\(schema)", "version": "\(applied)", "needed": "\(latest)",
+                ])
+                nextNotice = clock.now.advanced(by: .seconds(60))
+            }
+            try await Task.sleep(for: schemaPollInterval)
         }
     }
 

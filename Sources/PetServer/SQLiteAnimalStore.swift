@@ -6,21 +6,20 @@ import Synchronization
 
 /// The embedded ``AnimalStore``: one SQLite file through GRDB, in WAL mode.
 ///
-/// Nearby queries are counted and ranked in memory, over every pet's position (``PositionIndex``,
-/// caught up with the data version inside the query's own read transaction); the database is read
-/// only for the rows of the page.
+/// A nearby page is found by SQLite's own R*Tree (`pet_location`, kept by triggers): boxes that cover
+/// a circle a little wider than the page needs, widened until the page is whole (see
+/// ``nearby(_:center:query:)``); distances are the haversine (``GreatCircle``). Counts other than the
+/// whole listing's stop at ``countCap``.
 public struct SQLiteAnimalStore: AnimalStore {
     private let connections: Connections
     var pool: DatabasePool { connections.pool }
-    private let positions: PositionIndexCache
     /// The database file.
     public let path: String
+    /// Counts of a nearby or filtered listing stop here (``AnimalPage/totalCountIsExact``).
+    public let countCap: Int
 
-    /// Opens (creating and migrating if needed) the database at `path`. With `rowsInMemory` the store
-    /// keeps every pet's row beside its position (``ReplicaCopy``, about 420 bytes a pet) and answers
-    /// a listing whose snapshot the copy is of without reading a row from the file; the server does.
-    public init(path: String, rowsInMemory: Bool = false) throws {
-        positions = PositionIndexCache(keepsRows: rowsInMemory)
+    /// Opens (creating and migrating if needed) the database at `path`.
+    public init(path: String, countCap: Int = AnimalPage.defaultCountCap) throws {
         var configuration = Configuration()
         // Servers, `seed` and `import` may share the file: a writer (a migration, an import) waits for
         // another's lock instead of failing at once with "database is locked".
@@ -50,6 +49,16 @@ public struct SQLiteAnimalStore: AnimalStore {
         )
         self.connections = Connections(pool: pool, readers: readers)
         self.path = path
+        self.countCap = max(1, countCap)
+        self.distances = DistanceCounter()
+    }
+
+    /// How many distances this store measured (for tests: how many pets a query looked at).
+    private let distances: DistanceCounter
+    var distancesComputed: Int { distances.value.load(ordering: .relaxed) }
+
+    private final class DistanceCounter: Sendable {
+        let value = Atomic(0)
     }
 
     /// The pool and the store's own readers, closed in the order SQLite needs: the readers first, so
@@ -69,14 +78,10 @@ public struct SQLiteAnimalStore: AnimalStore {
     }
 
     /// `body` in a read transaction: on this thread when `quickAllowed` and one of the store's own
-    /// connections is free, `quick` then true; else through the pool, `quick` false. A body that finds
-    /// it would be slow with `quick` throws ``SQLiteReadConnections/LeaveToPool`` and runs again
-    /// through the pool.
-    private func read<T: Sendable>(
-        quickAllowed: Bool = true, _ body: @Sendable (_ db: Database, _ quick: Bool) throws -> T
-    ) async throws -> T {
-        if quickAllowed, let value = try connections.readers.readIfFree({ try body($0, true) }) { return value }
-        return try await pool.read { try body($0, false) }
+    /// connections is free; else through the pool.
+    private func read<T: Sendable>(quickAllowed: Bool = true, _ body: @Sendable (_ db: Database) throws -> T) async throws -> T {
+        if quickAllowed, let value = try connections.readers.readIfFree(body) { return value }
+        return try await pool.read(body)
     }
 
     /// How many reads ran on the calling thread (for tests: which reads were left to the pool).
@@ -97,7 +102,7 @@ public struct SQLiteAnimalStore: AnimalStore {
         return try body()
     }
 
-    private static var migrator: DatabaseMigrator {
+    static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: pets with an R*Tree location index") { db in
             try db.execute(sql: """
@@ -132,12 +137,7 @@ public struct SQLiteAnimalStore: AnimalStore {
                     PRIMARY KEY (cell_row, cell_column)
                 ) WITHOUT ROWID;
                 """)
-            let rows = try Row.fetchAll(db, sql: "SELECT seq, lat, lon FROM pet")
-            for row in rows {
-                let cell = GeoCell(lat: row[1], lon: row[2])
-                try db.execute(sql: "UPDATE pet SET cell_row = ?, cell_column = ? WHERE seq = ?", arguments: [cell.row, cell.column, row[0]])
-                try countIn(cell, db: db)
-            }
+            // The cells of every pet were counted here until v4 dropped them; the columns stay, unused.
             try db.execute(sql: "CREATE INDEX pet_by_cell ON pet(cell_row, cell_column, lat, lon)")
         }
         migrator.registerMigration("v3: a maintained pet count and data version") { db in
@@ -204,31 +204,42 @@ public struct SQLiteAnimalStore: AnimalStore {
                 END;
                 """)
         }
+        migrator.registerMigration("v9: nearby queries by SQLite's own R*Tree; the change log goes") { db in
+            // The R*Tree is a table SQLite keeps beside `pet`, by these triggers: whoever writes a pet
+            // (this binary, the sqlite3 shell) moves its point. Its boxes are 32-bit floats rounded
+            // outwards; the exact coordinates ride along as auxiliary columns.
+            try db.execute(sql: """
+                DROP TRIGGER pet_inserted;
+                DROP TRIGGER pet_deleted;
+                DROP TRIGGER pet_updated;
+                DROP TABLE pet_change;
+                CREATE VIRTUAL TABLE pet_location USING rtree(seq, min_lat, max_lat, min_lon, max_lon, +lat, +lon);
+                INSERT INTO pet_location (seq, min_lat, max_lat, min_lon, max_lon, lat, lon)
+                    SELECT seq, lat, lat, lon, lon, lat, lon FROM pet;
+                CREATE TRIGGER pet_inserted AFTER INSERT ON pet BEGIN
+                    UPDATE pet_stats SET pets = pets + 1, version = version + 1;
+                    INSERT INTO pet_location (seq, min_lat, max_lat, min_lon, max_lon, lat, lon)
+                        VALUES (NEW.seq, NEW.lat, NEW.lat, NEW.lon, NEW.lon, NEW.lat, NEW.lon);
+                END;
+                CREATE TRIGGER pet_deleted AFTER DELETE ON pet BEGIN
+                    UPDATE pet_stats SET pets = pets - 1, version = version + 1;
+                    DELETE FROM pet_location WHERE seq = OLD.seq;
+                END;
+                CREATE TRIGGER pet_updated AFTER UPDATE ON pet BEGIN
+                    UPDATE pet_stats SET version = version + 1;
+                END;
+                CREATE TRIGGER pet_moved AFTER UPDATE OF seq, lat, lon ON pet BEGIN
+                    DELETE FROM pet_location WHERE seq = OLD.seq;
+                    INSERT INTO pet_location (seq, min_lat, max_lat, min_lon, max_lon, lat, lon)
+                        VALUES (NEW.seq, NEW.lat, NEW.lat, NEW.lon, NEW.lon, NEW.lat, NEW.lon);
+                END;
+                """)
+        }
         return migrator
-    }
-
-    /// Migration v2's per-cell count (v4 drops the table).
-    private static func countIn(_ cell: GeoCell, db: Database) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO pet_cell (cell_row, cell_column, n) VALUES (?, ?, 1)
-            ON CONFLICT (cell_row, cell_column) DO UPDATE SET n = n + 1
-            """).execute(arguments: [cell.row, cell.column])
     }
 
     static let columns =
         "id, name, species, breed, sex, age_months, description, photo_url, shelter_name, shelter_city, lat, lon, published_at"
-
-    /// How many times this store built its position index from every row, the first build included
-    /// (catching up with appends, updates and deletes does not count): for tests and diagnostics.
-    public var positionIndexBuilds: Int { positions.fullBuilds }
-    /// How many listings were answered from the rows in memory of their very snapshot: for tests.
-    var copyAnswers: Int { positions.copyAnswers.load(ordering: .relaxed) }
-
-    /// Builds the position index now, so that no request has to: the server calls it before it
-    /// accepts connections (a million pets take a second or two).
-    public func preparePositionIndex() async throws {
-        _ = try await pool.read { [positions] db in try positions.index(in: db) }
-    }
 
     /// SQLite's journal mode (`wal` for every database this store opens).
     public func journalMode() async throws -> String? {
@@ -236,11 +247,11 @@ public struct SQLiteAnimalStore: AnimalStore {
     }
 
     public func count() async throws -> Int {
-        try await read { db, _ in try Self.count(db) }
+        try await read { db in try Self.count(db) }
     }
 
     public func dataVersion() async throws -> Int {
-        try await read { db, _ in try Int.fetchOne(db.cachedStatement(sql: "SELECT version FROM pet_stats")) ?? 0 }
+        try await read { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT version FROM pet_stats")) ?? 0 }
     }
 
     private static func count(_ db: Database) throws -> Int {
@@ -248,7 +259,7 @@ public struct SQLiteAnimalStore: AnimalStore {
     }
 
     public func lookup(id: String) async throws -> AnimalLookup {
-        try await read { db, _ in
+        try await read { db in
             let version = try Int.fetchOne(db.cachedStatement(sql: "SELECT version FROM pet_stats")) ?? 0
             let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM pet WHERE id = ?"), arguments: [id])
             if let row { return AnimalLookup(animal: try Self.animal(from: row, distanceKm: nil), withdrawal: nil, dataVersion: version) }
@@ -259,48 +270,32 @@ public struct SQLiteAnimalStore: AnimalStore {
 
     public func snapshot(matching query: AnimalQuery) async throws -> AnimalSnapshot {
         // One read transaction: the version, the count and the page are of one state of the file.
-        // On a request's own thread no deep page, no filter checked row by row along the table, no
-        // index to catch up or build (a second or two for a million pets): they hold it for long.
-        let quickAllowed = query.offset <= Self.quickOffsetLimit && (query.center != nil || query.filter.keepsAll)
-        do {
-            return try await read(quickAllowed: quickAllowed) { db, quick in
-                try answer(query, in: db, quick: quick, quickAllowed: quickAllowed, replacingNewer: false)
+        // On a request's own thread only what reads a bounded number of rows: the whole listing's
+        // shallow pages, and a nearby page nearest first (at most the cap counted, a page or two
+        // ranked). A deep page, a filter checked row by row along the table, or a nearby page newest
+        // first (every pet in the circle) would hold the thread: the pool reads those.
+        let quickAllowed = query.offset <= Self.quickOffsetLimit
+            && (query.center == nil ? query.filter.keepsAll : query.ordering == .distance)
+        return try await read(quickAllowed: quickAllowed) { db in
+            let stats = try Row.fetchOne(db.cachedStatement(sql: "SELECT pets, version FROM pet_stats"))
+            let (pets, version): (Int, Int) = (stats?[0] ?? 0, stats?[1] ?? 0)
+            let page = if let center = query.center {
+                try nearby(db, center: center, query: query)
+            } else if query.filter.keepsAll {
+                try Self.newest(db, query: query, totalCount: (pets, true))
+            } else {
+                try Self.newest(db, query: query, totalCount: Self.cappedCount(
+                    db, sql: "SELECT 1 FROM pet WHERE \(query.filter.sqlCondition ?? "TRUE")", cap: countCap
+                ))
             }
-        } catch is PositionIndexCache.SnapshotBehind {
-            // The read began before another caught the index up: once more, in a new transaction,
-            // which sees at least that version (or the database went back, and its index is built).
-            return try await pool.read { db in try answer(query, in: db, quick: false, quickAllowed: quickAllowed, replacingNewer: true) }
+            return AnimalSnapshot(page: page, dataVersion: version)
         }
     }
 
-    /// The snapshot of `query` in `db`'s read transaction: on a request's own thread when `quick`,
-    /// where only what is known to be short runs (the index or copy of this very snapshot, no deep
-    /// page, no filter checked row by row); in a pool reader otherwise, where the index and the rows
-    /// are caught up or built.
-    private func answer(
-        _ query: AnimalQuery, in db: Database, quick: Bool, quickAllowed: Bool, replacingNewer: Bool
-    ) throws -> AnimalSnapshot {
-        let (pets, version) = try PositionIndexCache.stats(db)
-        // With rows kept, every page comes from the copy of this very snapshot: no row is read.
-        if positions.keepsRows {
-            if !quick, let copy = try positions.copy(in: db, replacingNewer: replacingNewer) { return try copy.snapshot(matching: query) }
-            if quickAllowed, let copy = positions.currentCopy(pets: pets, version: version) { return try copy.snapshot(matching: query) }
-            throw SQLiteReadConnections.LeaveToPool()
-        }
-        func index() throws -> PositionIndex {
-            guard quick else { return try positions.index(in: db, replacingNewer: replacingNewer) }
-            guard let index = positions.current(pets: pets, version: version) else { throw SQLiteReadConnections.LeaveToPool() }
-            return index
-        }
-        let page = if let center = query.center {
-            try Self.nearby(db, center: center, query: query, index: index(), quick: quick)
-        } else if query.filter.keepsAll {
-            try Self.newest(db, query: query, totalCount: pets)
-        } else {
-            // Counted by the index's tally per species, sex and age band, not by reading the table.
-            try Self.newest(db, query: query, totalCount: index().count(mask: query.filter.traitMask))
-        }
-        return AnimalSnapshot(page: page, dataVersion: version)
+    /// How many rows `sql` gives, counting no further than one past `cap`: `(cap, false)` above it.
+    static func cappedCount(_ db: Database, sql: String, cap: Int) throws -> (Int, Bool) {
+        let counted = try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(sql) LIMIT ?)", arguments: [cap + 1]) ?? 0
+        return counted > cap ? (cap, false) : (counted, true)
     }
 
     /// The deepest page offset read on a request's own thread: skipping rows up to it takes a
@@ -368,16 +363,7 @@ public struct SQLiteAnimalStore: AnimalStore {
             summary.withdrawn += db.changesCount
             try db.execute(sql: "DROP TABLE feed_ids")
         }
-        try pruneChanges(db)
         return summary
-    }
-
-    /// How many entries of `pet_change` are kept: a position index further behind is rebuilt instead.
-    static let keptChanges = 100_000
-
-    /// Drops change-log entries no index needs any more (one further behind rebuilds from the rows).
-    static func pruneChanges(_ db: Database) throws {
-        try db.execute(sql: "DELETE FROM pet_change WHERE id <= (SELECT max(id) FROM pet_change) - ?", arguments: [keptChanges])
     }
 
     private static func arguments(_ animal: Animal) -> StatementArguments {
@@ -422,8 +408,11 @@ public struct SQLiteAnimalStore: AnimalStore {
         return added
     }
 
-    private static func newest(_ db: Database, query: AnimalQuery, totalCount total: Int) throws -> AnimalPage {
-        guard query.limit > 0, query.offset < total else { return AnimalPage(animals: [], totalCount: total) }
+    private static func newest(_ db: Database, query: AnimalQuery, totalCount count: (Int, Bool)) throws -> AnimalPage {
+        let (total, exact) = count
+        guard query.limit > 0, !exact || query.offset < total else {
+            return AnimalPage(animals: [], totalCount: total, totalCountIsExact: exact)
+        }
         // One row more than the page, to know whether another follows. After a cursor the index is
         // entered at its time: rows of that time up to its id are skipped, never counted past. A filter
         // is checked row by row along the same newest-first index.
@@ -461,7 +450,7 @@ public struct SQLiteAnimalStore: AnimalStore {
             animals.append(try animal(from: row, distanceKm: nil))
             last = AnimalCursor(publishedAt: row[12], id: animals[animals.count - 1].id)
         }
-        return AnimalPage(animals: animals, totalCount: total, nextCursor: hasMore ? last : nil)
+        return AnimalPage(animals: animals, totalCount: total, totalCountIsExact: exact, nextCursor: hasMore ? last : nil)
     }
 
     /// The animal of a row that starts with ``columns``, read by position (by name, GRDB would
@@ -480,49 +469,85 @@ public struct SQLiteAnimalStore: AnimalStore {
 
 // MARK: - Nearby
 
-/// The nearby query of ``SQLiteAnimalStore``: ``PositionIndex`` counts the pets within the radius that
-/// the filter keeps and names those that can make the page (nearest or newest) with their exact
-/// distances; only their rows are read, and ties are broken by id.
+/// The nearby query of ``SQLiteAnimalStore``, by the R*Tree `pet_location`.
+///
+/// SQLite's R*Tree finds the points in a box but cannot order them by distance, so a page nearest
+/// first is read from a circle just wide enough: every pet within `r` lies in the boxes covering the
+/// circle of radius `r` (``SearchBox``), so when at least `offset + limit` pets lie within `r`, the
+/// nearest `offset + limit` of them are the nearest of all. The first `r` is guessed from the count
+/// (a circle holding more than the cap holds about `cap × r² / radius²` pets within `r`, if they are
+/// spread evenly), and doubled until enough lie within it or it is the radius: a page reads a few
+/// times its rows, not every pet in the circle. Each candidate's distance is measured once, here.
 extension SQLiteAnimalStore {
-    private static func nearby(
-        _ db: Database, center: GeoCoordinate, query: AnimalQuery, index: PositionIndex, quick: Bool
-    ) throws -> AnimalPage {
+    /// One pet in the circle: its row number, id, distance and time.
+    private struct Candidate {
+        var seq: Int64
+        var id: String
+        var distanceKm: Double
+        var publishedAt: Double
+    }
+
+    /// The pets within `radiusKm` of `center` that the filter keeps, in no order; stops after `limit`.
+    /// One statement per box (a circle across ±180° has two, which share no point); `CROSS JOIN`
+    /// keeps the R*Tree outermost, so `pet` is read by row number for the candidates alone.
+    private func candidates(
+        _ db: Database, within radiusKm: Double, of center: GeoCoordinate, filter: AnimalFilter, limit: Int = .max
+    ) throws -> [Candidate] {
+        let condition = filter.sqlCondition.map { " AND (\($0))" } ?? ""
+        var found: [Candidate] = []
+        var measured = 0
+        defer { distances.value.add(measured, ordering: .relaxed) }
+        for box in SearchBox.covering(center: center, radiusKm: radiusKm) {
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT l.seq, l.lat, l.lon, pet.id, pet.published_at FROM pet_location AS l CROSS JOIN pet ON pet.seq = l.seq
+                WHERE l.max_lat >= ? AND l.min_lat <= ? AND l.max_lon >= ? AND l.min_lon <= ?\(condition)
+                """), arguments: [box.minLat, box.maxLat, box.minLon, box.maxLon])
+            while let row = try rows.next() {
+                measured += 1
+                let distance = GreatCircle.distanceKm(lat1: center.latitude, lon1: center.longitude, lat2: row[1], lon2: row[2])
+                guard distance <= radiusKm else { continue }
+                found.append(Candidate(seq: row[0], id: row[3], distanceKm: distance, publishedAt: row[4]))
+                if found.count >= limit { return found }
+            }
+        }
+        return found
+    }
+
+    /// Ids in the stores' one order: by their UTF-8 bytes, as SQLite's BINARY collation and
+    /// PostgreSQL's `COLLATE "C"` compare them (Swift's `<` on `String` would not).
+    private static func byBytes(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
+    func nearby(_ db: Database, center: GeoCoordinate, query: AnimalQuery) throws -> AnimalPage {
+        let counted = try candidates(db, within: query.radiusKm, of: center, filter: query.filter, limit: countCap + 1).count
+        let (total, exact) = counted > countCap ? (countCap, false) : (counted, true)
         let (needed, overflow) = query.offset.addingReportingOverflow(query.limit)
-        let nearest = index.nearest(
-            center: center, radiusKm: query.radiusKm, mask: query.filter.traitMask, order: query.ordering,
-            offset: query.offset, needed: overflow ? .max : needed
+        guard query.limit > 0, !exact || query.offset < total, !overflow else {
+            return AnimalPage(animals: [], totalCount: total, totalCountIsExact: exact)
+        }
+        var ranked: [Candidate]
+        if query.ordering == .recent {
+            ranked = try candidates(db, within: query.radiusKm, of: center, filter: query.filter)
+            ranked.sort { $0.publishedAt != $1.publishedAt ? $0.publishedAt > $1.publishedAt : Self.byBytes($0.id, $1.id) }
+        } else {
+            var radiusKm = exact ? query.radiusKm : query.radiusKm * min(1, (Double(needed) / Double(countCap + 1)).squareRoot())
+            while true {
+                ranked = try candidates(db, within: radiusKm, of: center, filter: query.filter)
+                if ranked.count >= needed || radiusKm >= query.radiusKm { break }
+                radiusKm = min(query.radiusKm, radiusKm * 2)
+            }
+            ranked.sort { $0.distanceKm != $1.distanceKm ? $0.distanceKm < $1.distanceKm : Self.byBytes($0.id, $1.id) }
+        }
+        let window = ranked.dropFirst(query.offset).prefix(query.limit)
+        guard !window.isEmpty else { return AnimalPage(animals: [], totalCount: total, totalCountIsExact: exact) }
+        var rows: [Int64: Row] = [:]
+        let cursor = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT \(Self.columns), seq FROM pet WHERE seq IN (\(databaseQuestionMarks(count: window.count)))"),
+            arguments: StatementArguments(window.map(\.seq))
         )
-        guard query.offset < nearest.totalCount else { return AnimalPage(animals: [], totalCount: nearest.totalCount) }
-        // Pets tied with the page's last (one shelter's coordinates, times of one day) are all read to
-        // break the tie by id: on a request's own thread only as many as a page or two.
-        if quick, nearest.leading.count > 2 * needed + 64 { throw SQLiteReadConnections.LeaveToPool() }
-        let distances = Dictionary(uniqueKeysWithValues: nearest.leading.map { ($0.key, $0.distanceKm) })
-        func rows(_ keys: [Int64]) throws -> [Int64: (animal: Animal, publishedAt: Double)] {
-            let sql = "SELECT \(columns), seq FROM pet WHERE seq IN (\(databaseQuestionMarks(count: keys.count)))"
-            var rows: [Int64: (Animal, Double)] = [:]
-            let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(keys))
-            while let row = try cursor.next() {
-                let seq: Int64 = row[13]
-                rows[seq] = (try animal(from: row, distanceKm: distances[seq]), row[12])
-            }
-            return rows
-        }
-        if nearest.isSmall(for: query) {
-            let whole = try rows(nearest.leading.map(\.key))
-            let window = nearest.window(of: query, rows: whole.mapValues { ($0.animal.id, $0.publishedAt) })
-            return AnimalPage(animals: window.compactMap { whole[$0.key]?.animal }, totalCount: nearest.totalCount)
-        }
-        // Ids and times first, then the rows of the page alone.
-        var positions: [Int64: (id: String, publishedAt: Double)] = [:]
-        for chunk in stride(from: 0, to: nearest.leading.count, by: 10_000) {
-            let keys = nearest.leading[chunk..<min(nearest.leading.count, chunk + 10_000)].map(\.key)
-            let sql = "SELECT seq, id, published_at FROM pet WHERE seq IN (\(databaseQuestionMarks(count: keys.count)))"
-            for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(keys)) {
-                positions[row[0]] = (row[1], row[2])
-            }
-        }
-        let window = nearest.window(of: query, rows: positions)
-        let page = try rows(window.map(\.key))
-        return AnimalPage(animals: window.compactMap { page[$0.key]?.animal }, totalCount: nearest.totalCount)
+        while let row = try cursor.next() { rows[row[13]] = row.copy() }
+        let animals = try window.compactMap { entry in try rows[entry.seq].map { try Self.animal(from: $0, distanceKm: entry.distanceKm) } }
+        return AnimalPage(animals: animals, totalCount: total, totalCountIsExact: exact)
     }
 }

@@ -19,7 +19,7 @@ struct BenchCommand: AsyncParsableCommand {
     struct Store: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "store",
-            abstract: "Nearby-query median/p99 on SQLite (in-memory positions vs full scan), then HTTP requests/s on loopback.",
+            abstract: "Nearby-query median/p99 on SQLite (R*Tree vs full scan), then HTTP requests/s on loopback.",
             discussion: """
                 Fills a database with deterministic demo pets (one transaction), times 50 km limit-20 nearby \
                 queries centred on demo pet positions, the same queries as a full scan, then serves \
@@ -74,7 +74,7 @@ struct BenchCommand: AsyncParsableCommand {
             report("store: \(try await store.count()) pets in \(path)")
             let centers = AnimalStoreBenchmark.centers(count: queries)
             _ = try await AnimalStoreBenchmark.nearby(store: store, centers: Array(centers.prefix(50)))
-            report("nearby (in-memory positions + haversine), 50 km, limit 20: \(try await AnimalStoreBenchmark.nearby(store: store, centers: centers))")
+            report("nearby (R*Tree + haversine, count capped), 50 km, limit 20: \(try await AnimalStoreBenchmark.nearby(store: store, centers: centers))")
             report("full scan + haversine,        50 km, limit 20: \(try await AnimalStoreBenchmark.fullScan(store: store, centers: Array(centers.prefix(scanQueries))))")
             if case .postgres(let configuration) = address { try await benchmarkPostgres(configuration, centers: centers) }
             if httpPets > 0 { try await benchmarkHTTP(directory: temporary) }

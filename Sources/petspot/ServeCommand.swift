@@ -1,8 +1,5 @@
 import ArgumentParser
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Hummingbird
 import Logging
 import PetServer
@@ -41,11 +38,11 @@ struct ServeCommand: AsyncParsableCommand {
     ))
     var dataVersionIntervalMs = Int(PetServerConfiguration.defaultDataVersionInterval.components.seconds * 1000)
 
-    @Flag(inversion: .prefixedNo, help: ArgumentHelp(
-        "Keep every pet's row in memory beside its position (about 420 bytes a pet).",
-        discussion: "SQLite: a listing whose data version the copy is of reads no row from the file. PostgreSQL: the replica answers listings from its copy for up to the data-version interval (at most a minute; none with 0) after the database last confirmed it. A replica_lag_ms in the PostgreSQL URL takes precedence over both. --no-rows-in-memory reads every page from the database."
+    @Option(help: ArgumentHelp(
+        "Where counting stops for a nearby or filtered listing.",
+        discussion: "Above it, pagination.totalCount is this number and pagination.totalCountIsExact is false. The listing without coordinates or filter is always counted exactly."
     ))
-    var rowsInMemory = true
+    var countCap = AnimalPage.defaultCountCap
 
     @Option(name: .customLong("idle-timeout-s"), help: ArgumentHelp(
         "How long, in seconds, a connection may wait for its next request before the server closes it.",
@@ -79,6 +76,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard responseCacheBytes >= 0 else {
             throw ValidationError("--response-cache-bytes must be 0 or more, not \(responseCacheBytes)")
         }
+        guard (1...1_000_000).contains(countCap) else {
+            throw ValidationError("--count-cap must be between 1 and 1000000, not \(countCap)")
+        }
         guard (0...3_600_000).contains(dataVersionIntervalMs) else {
             throw ValidationError("--data-version-interval-ms must be between 0 and 3600000, not \(dataVersionIntervalMs)")
         }
@@ -99,7 +99,6 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        limitMallocArenas()
         let openFileLimit = ConnectionLimits.raiseOpenFileLimit()
         let limits = ConnectionLimits(
             idleTimeout: .milliseconds(Int64((idleTimeoutSeconds * 1000).rounded())),
@@ -109,7 +108,7 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = PetServerConfiguration(
             host: host, port: port, database: database, logLevel: logLevel,
             responseCacheEntries: responseCacheEntries, responseCacheBytes: responseCacheBytes, dataVersionInterval: .milliseconds(dataVersionIntervalMs),
-            rowsInMemory: rowsInMemory, connectionLimits: limits
+            countCap: countCap, connectionLimits: limits
         )
         let app = try await buildApplication(configuration: configuration)
         // SIGTERM or SIGINT asks for a graceful shutdown; one that takes longer than 10 s becomes
@@ -128,19 +127,3 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
-
-/// glibc gives each thread that meets a busy allocator an arena of its own, up to 8 per core, and
-/// rarely returns their freed pages: under a soak with imports beside it the server's own memory grew
-/// by 94 MiB in 4 minutes with the default, and by 29 MiB (the response cache filling towards its
-/// bound) with 2 arenas (`scripts/bench-http.sh --soak 240`, one run each). So the server keeps one
-/// arena per core unless `MALLOC_ARENA_MAX` says otherwise. Called first, before most threads exist.
-private func limitMallocArenas() {
-    #if canImport(Glibc)
-    guard ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil,
-          let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
-    // mallopt is declared in <malloc.h>, which Swift's Glibc module leaves out; M_ARENA_MAX is -8 there.
-    typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-    let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
-    _ = mallopt(-8, Int32(clamping: ProcessInfo.processInfo.activeProcessorCount))
-    #endif
-}

@@ -48,8 +48,8 @@ enum AnimalFixtures {
         ))
     }
 
-    static func sqliteStore(_ animals: [Animal] = [], rowsInMemory: Bool = false) async throws -> SQLiteAnimalStore {
-        let store = try SQLiteAnimalStore(path: temporaryDatabasePath(), rowsInMemory: rowsInMemory)
+    static func sqliteStore(_ animals: [Animal] = [], countCap: Int = AnimalPage.defaultCountCap) async throws -> SQLiteAnimalStore {
+        let store = try SQLiteAnimalStore(path: temporaryDatabasePath(), countCap: countCap)
         if !animals.isEmpty { try await store.insert(animals) }
         return store
     }

@@ -5,7 +5,11 @@ import PetSpotDomain
 import Testing
 
 /// The behaviour every ``AnimalStore`` must show. A store's suite runs each case against a fresh, empty
-/// store from its own factory: `@Test(arguments: AnimalStoreContract.allCases)`.
+/// store from its own factory, with the default count cap: `@Test(arguments: AnimalStoreContract.allCases)`.
+///
+/// Distances are each engine's own (SQLite: ``GreatCircle``'s haversine; PostGIS: its sphere, of a
+/// radius 3 mm smaller): they agree with the haversine oracle here within ``distanceTolerance``, and
+/// the order is the same (no test point lies that close to another's distance or to the radius).
 enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case givenEmptyStore_whenListing_thenEmptyPageWithZeroTotal
     case givenAnimals_whenListingWithoutCenter_thenAllNewestFirstTiesByIdWithoutDistance
@@ -31,6 +35,7 @@ enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConver
     case givenABadRecordAmongChanges_whenApplied_thenNothingChanges
     case givenMixedPets_whenFilteringAndSorting_thenSameAsBruteForce
     case givenAFilteredListing_whenAPetChangesSpeciesOrIsAdopted_thenItFollows
+    case givenMorePetsThanTheCountCap_whenListing_thenTheCountStopsAtTheCapAndSaysSo
 
     var testDescription: String { rawValue }
 
@@ -341,8 +346,44 @@ enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConver
             var dogs = warsaw
             dogs.filter.species = [.dog]
             #expect(try await store.animals(matching: dogs).animals.map(\.id) == ["a", "b"])
+
+        case .givenMorePetsThanTheCountCap_whenListing_thenTheCountStopsAtTheCapAndSaysSo:
+            let cap = AnimalPage.defaultCountCap
+            let km = 1 / AnimalFixtures.kmPerDegree
+            // 1,005 pets north of Warsaw, 0.01 km apart, newest the nearest; every third a cat.
+            try await store.insert(try (0..<(cap + 5)).map { index in
+                try AnimalFixtures.animal(
+                    String(format: "n%04d", index), lat: 52.23 + Double(index) * 0.01 * km, lon: 21.01,
+                    publishedAt: Date(timeIntervalSince1970: 1_700_000_000 - Double(index)), species: index % 3 == 0 ? .cat : .dog
+                )
+            })
+            let nearby = try await store.animals(matching: AnimalQuery(center: warsaw.center, limit: 20))
+            #expect(nearby.totalCount == cap)
+            #expect(!nearby.totalCountIsExact)
+            #expect(nearby.animals.map(\.id) == (0..<20).map { String(format: "n%04d", $0) })
+            // Past the cap the pages go on: the count stops, the listing does not.
+            let beyond = try await store.animals(matching: AnimalQuery(center: warsaw.center, limit: 20, page: 51))
+            #expect(beyond.animals.map(\.id) == (1000..<1005).map { String(format: "n%04d", $0) })
+            #expect(beyond.totalCount == cap && !beyond.totalCountIsExact)
+            // The whole listing is counted exactly; a filtered one up to the cap (335 cats: exact).
+            let whole = try await store.animals(matching: AnimalQuery())
+            #expect(whole.totalCount == cap + 5 && whole.totalCountIsExact)
+            let dogs = try await store.animals(matching: AnimalQuery(filter: AnimalFilter(species: [.dog])))
+            #expect(dogs.totalCount == 670 && dogs.totalCountIsExact)
+            let pets = try await store.animals(matching: AnimalQuery(filter: AnimalFilter(species: [.dog, .cat])))
+            #expect(pets.totalCount == cap && !pets.totalCountIsExact)
+            var newest = warsaw
+            newest.sort = .recent
+            newest.limit = 3
+            let recent = try await store.animals(matching: newest)
+            #expect(recent.animals.map(\.id) == ["n0000", "n0001", "n0002"])
+            #expect(recent.totalCount == cap && !recent.totalCountIsExact)
         }
     }
+
+    /// How far a store's distance may be from the haversine oracle's: PostGIS's sphere is 2.9 mm
+    /// smaller in radius (about 5e-10 of a distance); the rest is rounding.
+    static func distanceTolerance(_ km: Double) -> Double { km * 1e-8 + 1e-9 }
 
     /// Pets of every species, sex and age around two cities, many published at the same moment; every
     /// filter, order and page, with and without coordinates, must equal a brute force over all of them,
@@ -386,7 +427,10 @@ enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConver
             let page = try await store.animals(matching: query)
             #expect(page.totalCount == expected.count, "\(query)")
             #expect(page.animals.map(\.id) == window.map(\.0.id), "\(query)")
-            #expect(page.animals.map(\.distanceKm) == window.map(\.1), "\(query)")
+            #expect(page.animals.map { $0.distanceKm == nil } == window.map { $0.1 == nil }, "\(query)")
+            for (distance, oracle) in zip(page.animals.compactMap(\.distanceKm), window.compactMap(\.1)) {
+                #expect(abs(distance - oracle) <= distanceTolerance(oracle), "\(query)")
+            }
         }
         // Newest first nearby without a filter, once for certain.
         let warsaw = try GeoCoordinate(latitude: 52.23, longitude: 21.01)
@@ -441,6 +485,9 @@ enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConver
             let page = try await store.animals(matching: AnimalQuery(center: center, radiusKm: radius, limit: 100))
             #expect(page.totalCount == expected.count, "center \(center), radius \(radius)")
             #expect(page.animals.map(\.id) == expected.prefix(100).map(\.0), "center \(center), radius \(radius)")
+            for (animal, oracle) in zip(page.animals, expected) {
+                #expect(abs((animal.distanceKm ?? -1) - oracle.1) <= distanceTolerance(oracle.1), "center \(center), radius \(radius)")
+            }
         }
     }
 }

@@ -4,7 +4,7 @@ import Testing
 @Suite struct PostgresAnimalStoreConfigurationTests {
     @Test func givenFullURL_whenParsing_thenEveryPartIsRead() throws {
         let configuration = try PostgresAnimalStore.Configuration(
-            url: "postgres://pets%40app:p%3Ass@db.example.com:6432/petspot?sslmode=require&schema=pets_eu&pool_size=25&position_index=off"
+            url: "postgres://pets%40app:p%3Ass@db.example.com:6432/petspot?sslmode=require&schema=pets_eu&pool_size=25"
         )
         #expect(configuration.host == "db.example.com")
         #expect(configuration.port == 6432)
@@ -14,7 +14,6 @@ import Testing
         #expect(configuration.tls == .require)
         #expect(configuration.schema == "pets_eu")
         #expect(configuration.poolSize == 25)
-        #expect(configuration.positionIndex == false)
         #expect(configuration.displayURL == "postgres://pets@app@db.example.com:6432/petspot")
     }
 
@@ -25,15 +24,7 @@ import Testing
         #expect(configuration.tls == .prefer)
         #expect(configuration.schema == "public")
         #expect(configuration.poolSize == PostgresAnimalStore.Configuration.defaultPoolSize)
-        #expect(configuration.positionIndex == true)
-        #expect(configuration.replicaLag == nil)
-    }
-
-    @Test func givenReplicaLag_whenParsing_thenItIsReadInMilliseconds() throws {
-        let configuration = try PostgresAnimalStore.Configuration(url: "postgres://petspot@localhost/pets?replica_lag_ms=250")
-        #expect(configuration.replicaLag == .milliseconds(250))
-        let off = try PostgresAnimalStore.Configuration(url: "postgres://petspot@localhost/pets?replica_lag_ms=0&position_index=off")
-        #expect(off.replicaLag == .zero)
+        #expect(configuration.countCap == AnimalPage.defaultCountCap)
     }
 
     @Test(arguments: [
@@ -44,10 +35,8 @@ import Testing
         ("postgres://petspot@localhost/pets?sslmode=sometimes", "sslmode must be one of disable, prefer, require, verify-full"),
         ("postgres://petspot@localhost/pets?schema=Drop%20Table", "schema must be a lower-case SQL identifier"),
         ("postgres://petspot@localhost/pets?pool_size=0", "pool_size must be a whole number between 1 and 1000"),
-        ("postgres://petspot@localhost/pets?position_index=yes", "position_index must be on or off"),
-        ("postgres://petspot@localhost/pets?replica_lag_ms=60001", "replica_lag_ms must be a whole number of milliseconds between 0 and 60000"),
-        ("postgres://petspot@localhost/pets?replica_lag_ms=1.5", "replica_lag_ms must be a whole number of milliseconds"),
-        ("postgres://petspot@localhost/pets?replica_lag_ms=100&position_index=off", "replica_lag_ms needs position_index=on"),
+        // The parameters of the replicas' in-memory index, which PostGIS replaced.
+        ("postgres://petspot@localhost/pets?position_index=off", "unknown parameter \"position_index\" (known: sslmode, schema, pool_size)"),
         ("postgres://petspot@localhost/pets?timeout=3", "unknown parameter \"timeout\""),
         ("mysql://petspot@localhost/pets", "expected postgres://USER@HOST:PORT/DATABASE"),
     ])

@@ -38,19 +38,12 @@ enum PostgresTestDatabase {
         return try PostgresAnimalStore.Configuration(url: url)
     }
 
-    /// A store in a new, empty schema of its own, dropped after `body`; `positionIndex` and
-    /// `replicaLag` as in its configuration, its copy confirmed by `now`.
-    static func withFreshStore<Result: Sendable>(
-        positionIndex: Bool = true, replicaLag: Duration? = nil,
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
-        _ body: (PostgresAnimalStore) async throws -> Result
-    ) async throws -> Result {
+    /// A store in a new, empty schema of its own, dropped after `body`.
+    static func withFreshStore<Result: Sendable>(_ body: (PostgresAnimalStore) async throws -> Result) async throws -> Result {
         var configuration = try configuration()
         configuration.schema = uniqueName("petspot_test")
-        configuration.positionIndex = positionIndex
-        configuration.replicaLag = replicaLag
         do {
-            let result = try await PostgresAnimalStore.withStore(configuration, now: now) { try await body($0) }
+            let result = try await PostgresAnimalStore.withStore(configuration) { try await body($0) }
             try await execute(#"DROP SCHEMA "\#(configuration.schema)" CASCADE"#)
             return result
         } catch {

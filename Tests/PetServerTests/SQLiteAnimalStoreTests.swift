@@ -7,10 +7,9 @@ import PetSpotDomain
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct SQLiteAnimalStoreTests {
-    /// Each case twice: pages read from the file, and from the rows kept in memory.
-    @Test(arguments: AnimalStoreContract.allCases, [false, true])
-    func givenFreshTemporaryDatabase_whenContractCaseRuns_thenItHolds(_ contractCase: AnimalStoreContract, rowsInMemory: Bool) async throws {
-        try await contractCase.run(on: AnimalFixtures.sqliteStore(rowsInMemory: rowsInMemory))
+    @Test(arguments: AnimalStoreContract.allCases)
+    func givenFreshTemporaryDatabase_whenContractCaseRuns_thenItHolds(_ contractCase: AnimalStoreContract) async throws {
+        try await contractCase.run(on: AnimalFixtures.sqliteStore())
     }
 
     @Test func givenStoredAnimals_whenDatabaseIsReopened_thenTheyAreStillThereAndSearchable() async throws {
@@ -26,10 +25,9 @@ import Testing
         #expect(nearby.animals.map(\.id) == ["survivor"])
     }
 
-    @Test(arguments: [false, true])
-    func givenStoredPets_whenRowsAreWrittenWithPlainSQL_thenCountVersionAndNearbyFollow(rowsInMemory: Bool) async throws {
+    @Test func givenStoredPets_whenRowsAreWrittenWithPlainSQL_thenCountVersionAndNearbyFollow() async throws {
         let path = AnimalFixtures.temporaryDatabasePath()
-        let store = try SQLiteAnimalStore(path: path, rowsInMemory: rowsInMemory)
+        let store = try SQLiteAnimalStore(path: path)
         try await store.insert([
             try AnimalFixtures.animal("a", lat: 52.231, lon: 21.01), try AnimalFixtures.animal("b", lat: 52.232, lon: 21.01),
             try AnimalFixtures.animal("c", lat: -33.87, lon: 151.21),
@@ -47,7 +45,7 @@ import Testing
                 + "VALUES ('d', 'Dora', 'dog', 'Mixed Breed', 'female', 12, 'A dog.', 'Shelter', 'Warsaw', 52.233, 21.01, 1700000000)",
             "DELETE FROM pet WHERE id = 'a'",
             "UPDATE pet SET lat = -33.88, lon = 151.2 WHERE id = 'b'",
-            // REPLACE deletes the row it replaces: counted once, and the index drops its old point.
+            // REPLACE deletes the row it replaces: counted once, and the R*Tree drops its old point.
             "REPLACE INTO pet (id, name, species, breed, sex, age_months, description, shelter_name, shelter_city, lat, lon, published_at) "
                 + "VALUES ('d', 'Dora', 'dog', 'Mixed Breed', 'female', 12, 'A dog.', 'Shelter', 'Warsaw', 52.234, 21.01, 1700000000)",
         ]
@@ -62,38 +60,30 @@ import Testing
         #expect(page.animals.map(\.id) == ["d"])
         #expect(page.totalCount == 1)
         #expect(try await store.animals(matching: AnimalQuery()).totalCount == 3)
-        // The rows in memory show a write at once: the next read's snapshot is the copy's.
         try await outside.write { try $0.execute(sql: "UPDATE pet SET name = 'Dorota' WHERE id = 'd'") }
         #expect(try await store.animals(matching: warsaw).animals.map(\.name) == ["Dorota"])
         #expect(try await store.animals(matching: AnimalQuery()).animals.map(\.id) == ["d", "b", "c"].sorted())
-        // Each listing right after a read that caught the copy up.
-        #expect(store.copyAnswers == (rowsInMemory ? 2 : 0))
-        // The index followed the insert, the delete and the move without being built again.
-        #expect(store.positionIndexBuilds == 1)
+        // The R*Tree holds exactly the table's points.
+        let points = try await outside.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM pet_location") }
+        #expect(points == 3)
     }
 
-    @Test(arguments: [false, true])
-    func givenTheNewestPetWithdrawn_whenAnotherArrivesLaterTakingItsSeq_thenItIsListedWithoutRebuilding(rowsInMemory: Bool) async throws {
+    @Test func givenTheNewestPetWithdrawn_whenAnotherArrivesLaterTakingItsSeq_thenItIsListed() async throws {
         let store = try await AnimalFixtures.sqliteStore(
-            [try AnimalFixtures.animal("a", lat: 52.231, lon: 21.01), try AnimalFixtures.animal("b", lat: 52.232, lon: 21.01)],
-            rowsInMemory: rowsInMemory
+            [try AnimalFixtures.animal("a", lat: 52.231, lon: 21.01), try AnimalFixtures.animal("b", lat: 52.232, lon: 21.01)]
         )
         let warsaw = AnimalQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01))
         _ = try await store.animals(matching: warsaw)
         _ = try await store.apply([.withdrawn(id: "b", .adopted)], sync: false)
         #expect(try await store.animals(matching: warsaw).animals.map(\.id) == ["a"])
-        // SQLite gives the new row b's rowid again: the index must look for appends from there.
+        // SQLite gives the new row b's rowid again: the R*Tree's point must be the new one.
         try await store.insert([try AnimalFixtures.animal("c", lat: 52.233, lon: 21.01)])
         #expect(try await store.animals(matching: warsaw).animals.map(\.id) == ["a", "c"])
         #expect(try await store.animals(matching: AnimalQuery()).animals.map(\.id) == ["a", "c"])
-        #expect(store.positionIndexBuilds == 1)
     }
 
-    @Test(arguments: [false, true])
-    func givenAnIndexBuilt_whenPetsAreUpdatedMovedAndWithdrawnRepeatedly_thenEveryQueryIsTheBruteForceAnswerWithoutRebuilding(
-        rowsInMemory: Bool
-    ) async throws {
-        let store = try await AnimalFixtures.sqliteStore(DemoPetGenerator().animals(count: 400), rowsInMemory: rowsInMemory)
+    @Test func givenPetsUpdatedMovedAndWithdrawnRepeatedly_whenQueried_thenEveryAnswerIsTheBruteForceOne() async throws {
+        let store = try await AnimalFixtures.sqliteStore(DemoPetGenerator().animals(count: 400))
         let center = try GeoCoordinate(latitude: 52.23, longitude: 21.01)
         var all = Dictionary(uniqueKeysWithValues: DemoPetGenerator().animals(count: 400).map { ($0.id, $0) })
         var random = SplitMix64(seed: 7)
@@ -135,8 +125,65 @@ import Testing
             let cats = try await store.animals(matching: AnimalQuery(filter: AnimalFilter(species: [.cat])))
             #expect(cats.totalCount == all.values.filter { $0.species == .cat }.count, "round \(round)")
         }
-        #expect(store.positionIndexBuilds == 1)
-        #expect((store.copyAnswers > 0) == rowsInMemory)
+    }
+
+    @Test func givenADatabaseAtMigrationV8WithPets_whenOpened_thenNearbyAndListingsAnswerTheSamePets() async throws {
+        let path = AnimalFixtures.temporaryDatabasePath()
+        let pets = DemoPetGenerator().animals(count: 300)
+        do {
+            // The schema and the writes of the previous release: its triggers, its change log.
+            try FileManager.default.createDirectory(
+                at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true
+            )
+            let old = try DatabaseQueue(path: path)
+            try SQLiteAnimalStore.migrator.migrate(old, upTo: "v8: a log of updates and deletes for the position index")
+            try await old.write { db in
+                for pet in pets {
+                    try db.execute(sql: """
+                        INSERT INTO pet (id, name, species, breed, sex, age_months, description, photo_url, shelter_name, shelter_city, lat, lon, published_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """, arguments: [
+                            pet.id, pet.name, pet.species.rawValue, pet.breed, pet.sex.rawValue, pet.ageMonths, pet.description,
+                            pet.photoURL?.absoluteString, pet.shelter.name, pet.shelter.city, pet.location.latitude,
+                            pet.location.longitude, pet.publishedAt.timeIntervalSince1970,
+                        ])
+                }
+                try db.execute(sql: "DELETE FROM pet WHERE id = ?", arguments: [pets[0].id])
+            }
+            try old.close()
+        }
+        let store = try SQLiteAnimalStore(path: path)
+        let kept = Array(pets.dropFirst())
+        #expect(try await store.count() == kept.count)
+        let center = try GeoCoordinate(latitude: 52.23, longitude: 21.01)
+        let page = try await store.animals(matching: AnimalQuery(center: center, radiusKm: 300, limit: 100))
+        let expected = kept.map { ($0.id, GreatCircle.distanceKm(center, $0.location)) }.filter { $0.1 <= 300 }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+        #expect(!expected.isEmpty)
+        #expect(page.totalCount == expected.count)
+        #expect(page.animals.map(\.id) == expected.prefix(100).map(\.0))
+        let newest = kept.sorted { ($0.publishedAt, $1.id) > ($1.publishedAt, $0.id) }
+        #expect(try await store.animals(matching: AnimalQuery(limit: 100)).animals == Array(newest.prefix(100)))
+    }
+
+    @Test func givenThousandsOfPetsInTheRadius_whenTheNearestPageIsAsked_thenFarFewerAreMeasured() async throws {
+        // 4,000 pets evenly over a square of 100 km around Warsaw: about 3,100 within 50 km.
+        var random = SplitMix64(seed: 11)
+        let km = 1 / AnimalFixtures.kmPerDegree
+        let pets = try (0..<4_000).map { index in
+            try AnimalFixtures.animal(
+                String(format: "e%04d", index), lat: 52.23 + (random.unit() * 100 - 50) * km,
+                lon: 21.01 + (random.unit() * 100 - 50) * km / cos(52.23 * .pi / 180)
+            )
+        }
+        let store = try await AnimalFixtures.sqliteStore(pets, countCap: 100)
+        let center = try GeoCoordinate(latitude: 52.23, longitude: 21.01)
+        let inRadius = pets.map { ($0.id, GreatCircle.distanceKm(center, $0.location)) }.filter { $0.1 <= 50 }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+        let before = store.distancesComputed
+        let page = try await store.animals(matching: AnimalQuery(center: center, limit: 10, page: 2))
+        let measured = store.distancesComputed - before
+        #expect(page.animals.map(\.id) == inRadius[10..<20].map(\.0))
+        #expect(page.totalCount == 100 && !page.totalCountIsExact)
+        #expect(measured < inRadius.count / 2, "\(measured) distances for \(inRadius.count) pets in the radius")
     }
 
     @Test func givenOneNewFile_whenEightStoresOpenItAtOnce_thenEveryOneMigratesOrWaitsAndNoneFails() async throws {

@@ -126,52 +126,6 @@ import Testing
         #expect(try await reopened.read { db in try Int.fetchOne(db, sql: "SELECT pets FROM pet_stats") } == 1)
     }
 
-    @Test func givenAnIndexBuilt_whenThePetsChange_thenItIsNoLongerCurrentUntilCaughtUp() async throws {
-        let path = AnimalFixtures.temporaryDatabasePath()
-        let store = try SQLiteAnimalStore(path: path)
-        try await store.insert([try AnimalFixtures.animal("a", lat: 52.23, lon: 21.01)])
-        let database = try DatabaseQueue(path: path)
-        let cache = PositionIndexCache()
-        func read<T>(_ body: (Database) throws -> T) throws -> T { try database.read(body) }
-        #expect(try read { try cache.current(in: $0) } == nil)
-        _ = try read { try cache.index(in: $0) }
-        #expect(try read { try cache.current(in: $0) }?.count == 1)
-        try await store.insert([try AnimalFixtures.animal("b", lat: 52.24, lon: 21.01)])
-        // A quick read would now have to catch up: it is left to the pool, which does.
-        #expect(try read { try cache.current(in: $0) } == nil)
-        _ = try read { try cache.index(in: $0) }
-        #expect(try read { try cache.current(in: $0) }?.count == 2)
-    }
-
-    @Test func givenACopyCaughtUpByANewerRead_whenAnOlderSnapshotAsks_thenItMustReadAgainAndNothingIsBuilt() async throws {
-        let path = AnimalFixtures.temporaryDatabasePath()
-        let store = try SQLiteAnimalStore(path: path)
-        try await store.insert([try AnimalFixtures.animal("a", lat: 52.23, lon: 21.01)])
-        let older = try DatabaseQueue(path: path)
-        let newer = try DatabaseQueue(path: path)
-        let cache = PositionIndexCache(keepsRows: true)
-        _ = try await newer.read { try cache.copy(in: $0) }
-        let writer = try DatabaseQueue(path: path)
-        try older.inDatabase { db in
-            // A read transaction whose snapshot is taken now, before the next write.
-            try db.execute(sql: "BEGIN")
-            _ = try PositionIndexCache.stats(db)
-            try writer.write { db in
-                try db.execute(sql: """
-                    INSERT INTO pet (id, name, species, breed, sex, age_months, description, shelter_name, shelter_city, lat, lon, published_at)
-                    VALUES ('b', 'Bo', 'dog', 'Mixed Breed', 'male', 12, 'A dog.', 'Shelter', 'Warsaw', 52.24, 21.01, 1700000000)
-                    """)
-            }
-            #expect(try newer.read { try cache.copy(in: $0) }?.rows.count == 2)
-            #expect(throws: PositionIndexCache.SnapshotBehind.self) { try cache.copy(in: db) }
-            #expect(cache.fullBuilds == 1)
-            // A database that went back (restored from a backup): its snapshot's copy is built and held.
-            #expect(try cache.copy(in: db, replacingNewer: true)?.rows.count == 1)
-            #expect(cache.fullBuilds == 2)
-            try db.execute(sql: "COMMIT")
-        }
-    }
-
     @Test func givenAStore_whenPagesFiltersAndNearbyQueriesAreAsked_thenOnlyCheapReadsRunOnTheCallingThread() async throws {
         let store = try await AnimalFixtures.sqliteStore([
             try AnimalFixtures.animal("a", lat: 52.23, lon: 21.01), try AnimalFixtures.animal("b", lat: 52.24, lon: 21.01),
@@ -185,23 +139,11 @@ import Testing
         #expect(try await ranHere(AnimalQuery()))
         #expect(try await ranHere(AnimalQuery(limit: 1, page: 1001)))  // offset 1,000
         #expect(try await !ranHere(AnimalQuery(limit: 1, page: 1002)))
-        // The index is built, then caught up, by the pool; then read where the request runs.
-        #expect(try await !ranHere(AnimalQuery(center: warsaw)))
+        // Nearest first reads at most the cap and a page or two; newest first reads the whole circle.
         #expect(try await ranHere(AnimalQuery(center: warsaw)))
         #expect(try await ranHere(AnimalQuery(center: warsaw, filter: AnimalFilter(species: [.dog]))))
+        #expect(try await !ranHere(AnimalQuery(center: warsaw, sort: .recent)))
+        #expect(try await !ranHere(AnimalQuery(center: warsaw, limit: 1, page: 1002)))
         #expect(try await !ranHere(AnimalQuery(filter: AnimalFilter(species: [.dog]))))
-        try await store.insert([try AnimalFixtures.animal("c", lat: 52.25, lon: 21.01)])
-        #expect(try await !ranHere(AnimalQuery(center: warsaw)))
-        #expect(try await ranHere(AnimalQuery(center: warsaw)))
-    }
-
-    @Test func givenManyPetsTiedAtOnePlace_whenANearbyPageIsAsked_thenThePoolReadsTheTies() async throws {
-        let store = try await AnimalFixtures.sqliteStore(try (0..<100).map { try AnimalFixtures.animal("tied-\($0)", lat: 52.23, lon: 21.01) })
-        let query = AnimalQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01), limit: 5)
-        _ = try await store.snapshot(matching: query)  // builds the index
-        let before = store.quickReads
-        let page = try await store.snapshot(matching: query).page
-        #expect(store.quickReads == before)
-        #expect(page.animals.map(\.id) == ["tied-0", "tied-1", "tied-10", "tied-11", "tied-12"])
     }
 }
