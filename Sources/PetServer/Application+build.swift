@@ -52,6 +52,10 @@ public func buildApplication(
     )
     let demoPets = configuration.demoPetsWhenEmpty
     app.beforeServerStarts {
+        if let postgres = store as? PostgresAnimalStore, postgres.isReadOnly {
+            logger.info("read-only database (a standby?): serving what the primary writes, seeding nothing")
+            return
+        }
         let added = try await store.addDemoPetsIfEmpty(count: demoPets)
         if added > 0 { logger.info("seeded demo pets", metadata: ["count": "\(added)"]) }
     }

@@ -22,6 +22,9 @@ public struct PostgresAnimalStore: AnimalStore {
     /// The connection pool; a swift-service-lifecycle `Service` that must run while the store is used.
     let client: PostgresClient
     let logger: Logger
+    /// Whether the database refused writes when the store opened: a hot standby (or a read-only
+    /// database), which this store reads but never migrates or seeds.
+    public let isReadOnly: Bool
 
     /// The schema-qualified table of pets.
     var table: String { "\"\(configuration.schema)\".pet" }
@@ -41,7 +44,7 @@ public struct PostgresAnimalStore: AnimalStore {
         var quiet = logger
         // postgres-nio logs query bindings (which may be someone's coordinates) below this level.
         quiet.logLevel = max(logger.logLevel, .notice)
-        try await PostgresMigration.run(configuration, logger: quiet, progress: logger)
+        isReadOnly = try await PostgresMigration.run(configuration, logger: quiet, progress: logger)
         self.configuration = configuration
         self.client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: quiet)
         self.logger = quiet

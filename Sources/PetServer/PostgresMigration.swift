@@ -230,7 +230,9 @@ enum PostgresMigration {
 
     /// Checks the database and migrates it; on a standby (or a read-only database) waits, saying so on
     /// `progress`, until the primary's migrations have arrived, and migrates nothing.
-    static func run(_ configuration: PostgresAnimalStore.Configuration, logger: Logger, progress: Logger) async throws {
+    /// - Returns: whether the database is read-only.
+    @discardableResult
+    static func run(_ configuration: PostgresAnimalStore.Configuration, logger: Logger, progress: Logger) async throws -> Bool {
         let url = configuration.displayURL
         let connection: PostgresConnection
         do {
@@ -240,8 +242,10 @@ enum PostgresMigration {
         } catch {
             throw PostgresAnimalStoreError.connecting(error, url: url)
         }
+        let readOnly: Bool
         do {
-            if try await isReadOnly(connection, logger: logger) {
+            readOnly = try await isReadOnly(connection, logger: logger)
+            if readOnly {
                 try await waitUntilMigrated(on: connection, schema: configuration.schema, logger: logger, progress: progress)
             } else {
                 try await enablePostGIS(on: connection, url: url, logger: logger)
@@ -260,6 +264,7 @@ enum PostgresMigration {
             throw error
         }
         try? await connection.close()
+        return readOnly
     }
 
     private static func enablePostGIS(on connection: PostgresConnection, url: String, logger: Logger) async throws {

@@ -19,10 +19,11 @@ enum StoreUnavailability {
             {
                 return true
             }
-            // Class 08: connection exception; 57P01–57P03: the server shuts down or cannot connect now.
-            // (57P04, the database was dropped, will not pass by waiting.)
+            // Class 08: connection exception; 57P01–57P03: the server shuts down or cannot connect now;
+            // 40001 on a standby: a query cancelled by a conflict with recovery (the replay needed what
+            // it read), which the next try passes. (57P04, the database was dropped, will not pass by waiting.)
             guard let state = error.serverInfo?[.sqlState] else { return false }
-            return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
+            return state.hasPrefix("08") || ["57P01", "57P02", "57P03", "40001"].contains(state)
         case let error as DatabaseError:
             return error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
         default:
