@@ -9,8 +9,7 @@
 # Builds petspot in release mode (unless --binary names one), seeds N demo pets (default 1,000,000)
 # into a temporary SQLite file — or, with --database, into that PostgreSQL database (seeding adds
 # only the demo pets it lacks) — and serves it twice on free ports of 127.0.0.1: as `petspot serve` does by
-# default, and with every response cache switched off (--response-cache-entries 0); both keep the rows
-# in memory as `petspot serve` does by default (--rows-in-memory). With --both it
+# default, and with every response cache switched off (--response-cache-entries 0). With --both it
 # measures the SQLite store and then the PostgreSQL one in one run and prints one table: the database
 # is PETSPOT_POSTGRES_URL, or a throwaway cluster that scripts/with-postgres.sh starts around the run.
 # It drives each kind of request with `wrk -t T -c C -d SECONDS --latency` (defaults 2, 16, 10), one
@@ -30,7 +29,11 @@
 #                  half of them newest first (sort=recent), each queried and encoded
 #
 # and prints requests/s, p50 and p99 latency per store and kind and each kind's ratio to its own
-# server's health.
+# server's health. Then, with the servers stopped, it runs the nearby, dogs and filtered queries on the
+# store alone, at the same concurrency (-c), and prints each HTTP kind's ratio to that ("vs engine"):
+# on SQLite `petspot bench engine` runs the store's own query for each path in process (the server's
+# code without HTTP); on PostgreSQL `pgbench -f` runs the exact statement the server sends for each of
+# 128 of the same points (pgbench takes at most 128 scripts; every 32nd point), with -j T.
 #
 # --soak SECONDS instead loads one default SQLite server for that long with a mix of the listing,
 # nearby and filtered queries while `petspot import` runs beside it every 5 s (1,000 new pets and 200
@@ -74,7 +77,9 @@ if ((both)) && [[ -z "${PETSPOT_POSTGRES_URL:-}" ]]; then
     exec scripts/with-postgres.sh "$0" --pets "$pets" --duration "$duration" --connections "$connections" \
         --threads "$threads" ${binary:+--binary "$binary"} --both
 fi
-for tool in wrk curl python3; do
+tools=(wrk curl python3)
+if ((both)) || [[ -n "$database" ]]; then tools+=(pgbench); fi
+for tool in "${tools[@]}"; do
     command -v "$tool" >/dev/null || { echo "bench-http: $tool not found (Debian: apt-get install $tool)" >&2; exit 2; }
 done
 
@@ -118,6 +123,7 @@ stop_servers() {
 # Random points around the demo cities (the centres in Sources/PetServer/DemoCity.swift), rounded to
 # 2 decimals as the app sends them, without and with filters; the same sequence on every run.
 python3 - "$work/nearby.lua" "$work/filtered.lua" "$work/dogs.lua" <<'PY'
+# Beside each NAME.lua, NAME.txt: the same paths, one per line, for `petspot bench engine`.
 import random, re, sys
 source = open("Sources/PetServer/DemoCity.swift", encoding="utf-8").read()
 cities = [(float(lat), float(lon)) for lat, lon in re.findall(r"lat: (-?[\d.]+), lon: (-?[\d.]+)", source)]
@@ -136,7 +142,37 @@ for path, paths in ((sys.argv[1], nearby), (sys.argv[2], filtered), (sys.argv[3]
     with open(path, "w") as out:
         out.write("local paths = {\n" + ",\n".join(f'  "{p}"' for p in paths) + "\n}\n")
         out.write("local i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format(\"GET\", paths[i])\nend\n")
+    with open(path[:-4] + ".txt", "w") as out:
+        out.write("\n".join(paths) + "\n")
 PY
+
+engine() { # STORE KIND DATABASE: the kind's queries on the store alone; appends a row for server "engine"
+    local store="$1" kind="$2" db="$3" line rate requests
+    echo "== $store, engine: $kind" >&2
+    if [[ "$db" =~ ^postgres ]]; then
+        rm -rf "$work/pgbench-$kind" && mkdir -p "$work/pgbench-$kind"
+        awk 'NR % 32 == 1' "$work/$kind.txt" > "$work/$kind-128.txt"
+        "$binary" bench engine --database "$db" --paths "$work/$kind-128.txt" --pgbench-dir "$work/pgbench-$kind" >&2
+        local scripts=()
+        for file in "$work/pgbench-$kind"/*.sql; do scripts+=(-f "$file"); done
+        pgbench -n -M extended -c "$connections" -j "$threads" -T "$duration" "${scripts[@]}" "$db" > "$work/$store-engine-$kind.txt" 2>&1 \
+            || { cat "$work/$store-engine-$kind.txt" >&2; exit 1; }
+        python3 - "$store" "$kind" "$work/$store-engine-$kind.txt" >> "$work/results.tsv" <<'PY'
+import re, sys
+store, kind, text = sys.argv[1], sys.argv[2], open(sys.argv[3]).read()
+tps = re.search(r"tps = ([\d.]+) \(without initial connection time\)", text)
+latency = re.search(r"latency average = ([\d.]+) ms", text)
+failed = re.search(r"number of failed transactions: (\d+)", text)
+print(f"{store}\tengine\t{kind}\t{float(tps.group(1)) if tps else float('nan')}\t{float(latency.group(1)) if latency else float('nan')}\tnan\t{failed.group(1) if failed else 0}")
+PY
+    else
+        # As many queries as the HTTP kind answered in its run, so that the two last about as long.
+        requests="$(awk -F'\t' -v s="$store" -v k="$kind" '$1 == s && $2 == "uncached" && $3 == k { printf "%d", $4 * '"$duration"' }' "$work/results.tsv")"
+        line="$("$binary" bench engine --database "$db" --paths "$work/$kind.txt" --concurrency "$connections" --requests "${requests:-20000}")"
+        read -r _ rate p50 p99 <<< "$line"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$store" engine "$kind" "$rate" "$p50" "$p99" 0 >> "$work/results.tsv"
+    fi
+}
 
 measure() { # STORE SERVER KIND URL [wrk options...]
     local store="$1" server="$2" kind="$3" url="$4"
@@ -165,7 +201,7 @@ bench_store() { # STORE DATABASE: seeds DATABASE, serves it twice, measures ever
     "$binary" seed --demo "$pets" --database "$db" >&2
     serve "$store-default" base "$db"
     serve "$store-uncached" uncached "$db" --response-cache-entries 0
-    # The first nearby query builds the in-memory position index; keep that out of the measurement.
+    # One nearby query first: the first reads of the index's pages are not what is measured.
     curl -sf "$uncached/api/pets?lat=52.23&lon=21.01" >/dev/null
     etag="$(curl -s -D - -o /dev/null "$base/api/pets" | tr -d '\r' | awk 'tolower($1) == "etag:" { print $2 }')"
     [[ -n "$etag" ]] || { echo "bench-http: GET /api/pets sent no ETag" >&2; exit 1; }
@@ -181,6 +217,9 @@ bench_store() { # STORE DATABASE: seeds DATABASE, serves it twice, measures ever
     measure "$store" uncached dogs "$uncached/api/pets" -s "$work/dogs.lua"
     measure "$store" uncached filtered "$uncached/api/pets" -s "$work/filtered.lua"
     stop_servers
+    engine "$store" nearby "$db"
+    engine "$store" dogs "$db"
+    engine "$store" filtered "$db"
 }
 
 soak_run() { # DATABASE: the soak described at the top
@@ -277,12 +316,15 @@ import sys
 rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1]) if line.strip()]
 pets, threads, connections, duration = sys.argv[2:]
 health = {(store, server): float(rate) for store, server, kind, rate, *_ in rows if kind == "health"}
+engine = {(store, kind): float(rate) for store, server, kind, rate, *_ in rows if server == "engine"}
 print(f"petspot HTTP, {int(pets):,} pets, wrk -t{threads} -c{connections} -d{duration}s on loopback")
-print(f"{'store':<12}{'server':<10}{'kind':<12}{'requests/s':>12}{'p50 ms':>9}{'p99 ms':>9}{'vs health':>11}{'errors':>8}")
+print("engine: the same queries on the store alone (SQLite: petspot bench engine in process; PostgreSQL: pgbench; p50 of pgbench is its mean)")
+print(f"{'store':<12}{'server':<10}{'kind':<12}{'requests/s':>12}{'p50 ms':>9}{'p99 ms':>9}{'vs health':>11}{'vs engine':>11}{'errors':>8}")
 for store, server, kind, rate, p50, p99, errors in rows:
     rate = float(rate)
-    ratio = rate / health[(store, server)]
-    print(f"{store:<12}{server:<10}{kind:<12}{rate:>12,.0f}{float(p50):>9.2f}{float(p99):>9.2f}{ratio:>11.3f}{int(errors):>8}")
+    ratio = f"{rate / health[(store, server)]:.3f}" if (store, server) in health else "-"
+    versus = f"{rate / engine[(store, kind)]:.3f}" if server == "uncached" and (store, kind) in engine else "-"
+    print(f"{store:<12}{server:<10}{kind:<12}{rate:>12,.0f}{float(p50):>9.2f}{float(p99):>9.2f}{ratio:>11}{versus:>11}{int(errors):>8}")
 PY
 if awk -F'\t' '$7 > 0 { bad = 1 } END { exit !bad }' "$work/results.tsv"; then
     echo "bench-http: some answers were errors (see the errors column)" >&2

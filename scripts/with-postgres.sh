@@ -139,9 +139,11 @@ echo "with-postgres: PostgreSQL $("$bindir/pg_config" --version | awk '{print $2
 
 if ((standby)); then
     # A base backup of the running primary over the replication protocol; -R writes standby.signal and
-    # the primary_conninfo (with this password) the standby streams from.
+    # the primary_conninfo (with this password) the standby streams from; -C -S makes a replication
+    # slot, so that the primary keeps every WAL segment the standby has not received, also while it
+    # restarts.
     "${as_owner[@]}" env PGPASSWORD="$password" "$bindir/pg_basebackup" -h 127.0.0.1 -p "$port" -U petspot \
-        -D "$workdir/standby" -R -X stream --checkpoint=fast >"$workdir/basebackup.log" 2>&1 \
+        -D "$workdir/standby" -R -X stream -C -S petspot_standby --checkpoint=fast >"$workdir/basebackup.log" 2>&1 \
         || { cat "$workdir/basebackup.log" >&2; fail "pg_basebackup failed"; }
     mkdir -p "$workdir/socket-standby"
     if ((${#as_owner[@]})); then chown -R "$owner" "$workdir/socket-standby"; fi

@@ -252,6 +252,12 @@ public enum AnimalImporter {
             throw AnimalImportError(index: nil, field: nil, message: "an empty feed would remove every pet; --sync refuses it")
         }
         let body = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        if let pagination = body?["pagination"] as? [String: Any], pagination["totalCountIsExact"] as? Bool == false {
+            throw AnimalImportError(
+                index: nil, field: "pagination.totalCountIsExact",
+                message: "the file is one page of a listing whose count was capped; --sync needs the whole feed"
+            )
+        }
         if let pagination = body?["pagination"] as? [String: Any], let total = pagination["totalCount"] as? Int, total > records {
             throw AnimalImportError(
                 index: nil, field: "pagination.totalCount",

@@ -34,7 +34,7 @@ public protocol AnimalStore: Sendable {
     func count() async throws -> Int
 
     /// A number that changes whenever the stored animals change, whoever changes them: the database
-    /// keeps it by triggers (SQLite migration v6, PostgreSQL migration 5). O(1); the server derives its
+    /// keeps it by triggers (SQLite migration v9, PostgreSQL migration 9). O(1); the server derives its
     /// `ETag`s from it.
     func dataVersion() async throws -> Int
 }

@@ -45,8 +45,9 @@ public enum DatabaseAddress: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Opens the store (creating and migrating it if needed), runs `body` with it, and closes it on
-    /// every way out of `body`, a thrown error included.
+    /// Opens the store to write into it (creating and migrating it if needed; a read-only PostgreSQL
+    /// database, a standby, is refused with ``PostgresAnimalStoreError/readOnly(url:)``), runs `body`
+    /// with it, and closes it on every way out of `body`, a thrown error included.
     public func withStore<Result: Sendable>(
         logger: Logger = PetServerConfiguration.logger(),
         _ body: (any BulkLoadingAnimalStore) async throws -> Result
@@ -55,7 +56,8 @@ public enum DatabaseAddress: Sendable, Equatable, CustomStringConvertible {
         case .sqlite(let path):
             // The file closes when the last reference to the store goes, at the end of this scope.
             return try await body(try SQLiteAnimalStore(path: path))
-        case .postgres(let configuration):
+        case .postgres(var configuration):
+            configuration.forWriting = true
             return try await PostgresAnimalStore.withStore(configuration, logger: logger) { try await body($0) }
         }
     }

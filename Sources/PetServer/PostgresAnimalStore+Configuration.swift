@@ -37,6 +37,9 @@ extension PostgresAnimalStore {
         /// Counts of a nearby or filtered listing stop here (``AnimalPage/totalCountIsExact``); the
         /// server sets it from `--count-cap`.
         public var countCap = AnimalPage.defaultCountCap
+        /// Whether the store is opened to write (`import`, `seed`): a read-only database is then refused
+        /// at once, not waited for as a server waits on a standby.
+        public var forWriting = false
 
         public init(
             host: String, port: Int = defaultPort, username: String, password: String? = nil, database: String,

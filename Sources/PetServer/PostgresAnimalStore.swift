@@ -115,6 +115,8 @@ public struct PostgresAnimalStore: AnimalStore {
         }
         return try await withConnection(bounded: false) { [listed, withdrawn] connection in
             try await Self.transaction(on: connection, logger: logger) {
+                // An import as long as its feed: not bounded by the statement timeout meant for requests.
+                try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
                 // One import at a time: the statistics row, which every trigger updates first, held to the end.
                 try await connection.query("SELECT 1 FROM \(unescaped: statsTable) FOR UPDATE", logger: logger)
                 var summary = ImportSummary()
@@ -289,7 +291,10 @@ public struct PostgresAnimalStore: AnimalStore {
     /// stops waiting for a query's answer nor sends PostgreSQL a cancel request when its task is
     /// cancelled (vapor/postgres-nio#274). The server's `statement_timeout`, the operation timeout
     /// (``Configuration/startupParameters``), ends it instead: a timed-out call returns within about
-    /// one more timeout, and the connection goes back to the pool in order.
+    /// one more timeout, and the connection goes back to the pool in order; a transaction sends
+    /// nothing after its caller's deadline but the rollback. Bulk loads lift the statement timeout in
+    /// their own transaction. The trap left: a server that vanished without a reset (its host died)
+    /// holds a statement until the kernel gives up on the socket, minutes, and this call with it.
     func withConnection<Result: Sendable>(
         bounded: Bool = true,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
@@ -297,13 +302,13 @@ public struct PostgresAnimalStore: AnimalStore {
         let timeout = configuration.operationTimeout
         let url = configuration.displayURL
         let leased = Flag()
-        return try await withThrowingTaskGroup(of: Result?.self) { [client] group in
+        return try await withThrowingTaskGroup(of: ConnectionOutcome<Result>.self) { [client] group in
             group.addTask {
                 do {
-                    return try await client.withConnection { connection in
+                    return .done(try await client.withConnection { connection in
                         leased.set()
                         return try await body(connection)
-                    }
+                    })
                 } catch let error as PSQLError where error.serverInfo?[.sqlState] == "57014" {
                     // The server's statement_timeout ended it: the same timeout, said the same way.
                     throw PostgresAnimalStoreError.timedOut(url: url, after: timeout)
@@ -311,15 +316,38 @@ public struct PostgresAnimalStore: AnimalStore {
             }
             group.addTask {
                 try await Task.sleep(for: timeout)
-                guard bounded || !leased.isSet else { return nil }
-                throw PostgresAnimalStoreError.timedOut(url: url, after: timeout)
+                return .deadline
             }
             defer { group.cancelAll() }
-            while let next = try await group.next() {
-                if let result = next { return result }
+            // The work's own outcome decides, never a race with the deadline: at the deadline the
+            // work is cancelled (unless a bulk load holds its connection) and awaited. A result it
+            // still returns is the truth; an error after the deadline is the timeout.
+            var expired = false
+            while true {
+                let outcome: ConnectionOutcome<Result>?
+                do {
+                    outcome = try await group.next()
+                } catch where expired {
+                    throw PostgresAnimalStoreError.timedOut(url: url, after: timeout)
+                }
+                switch outcome {
+                case .done(let result)?:
+                    return result
+                case .deadline?:
+                    if !bounded && leased.isSet { continue }  // the load goes on to its end
+                    expired = true
+                    group.cancelAll()
+                case nil:
+                    throw CancellationError()
+                }
             }
-            throw CancellationError()
         }
+    }
+
+    /// What finished first in ``withConnection(bounded:_:)``: the work, or the deadline.
+    private enum ConnectionOutcome<Value: Sendable>: Sendable {
+        case done(Value)
+        case deadline
     }
 
     /// Whether the work got its connection: set once, by the work, read by the deadline.
@@ -336,9 +364,12 @@ public struct PostgresAnimalStore: AnimalStore {
         logger: Logger,
         _ body: () async throws -> Result
     ) async throws -> Result {
+        try Task.checkCancellation()
         try await connection.query(PostgresQuery(unsafeSQL: begin), logger: logger)
         do {
             let result = try await body()
+            // A caller gone at its deadline: nothing more is sent but the rollback.
+            try Task.checkCancellation()
             try await connection.query("COMMIT", logger: logger)
             return result
         } catch {
@@ -390,6 +421,8 @@ extension PostgresAnimalStore {
     ) async throws -> Int where Animals.Element == Animal {
         let added = try await withConnection(bounded: false) { connection in
             try await Self.transaction(on: connection, logger: logger) {
+                // A load as long as its pets: not bounded by the statement timeout meant for requests.
+                try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
                 var added = 0
                 var start = 0
                 var batch: [Animal] = []
@@ -412,7 +445,10 @@ extension PostgresAnimalStore {
         if added >= Self.analyzeAfter {
             // Fresh statistics right after a bulk load, so the planner picks the location index at once.
             try await withConnection(bounded: false) { connection in
-                _ = try await connection.query("ANALYZE \(unescaped: table)", logger: logger)
+                try await Self.transaction(on: connection, logger: logger) {
+                    try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
+                    try await connection.query("ANALYZE \(unescaped: table)", logger: logger)
+                }
             }
         }
         return added
@@ -452,8 +488,11 @@ extension PostgresAnimalStore {
     /// are not kept in that order.
     public func clusterByLocation() async throws {
         try await withConnection(bounded: false) { connection in
-            try await connection.query("CLUSTER \(unescaped: table) USING pet_location", logger: logger)
-            try await connection.query("ANALYZE \(unescaped: table)", logger: logger)
+            try await Self.transaction(on: connection, logger: logger) {
+                try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
+                try await connection.query("CLUSTER \(unescaped: table) USING pet_location", logger: logger)
+                try await connection.query("ANALYZE \(unescaped: table)", logger: logger)
+            }
         }
     }
 
@@ -513,6 +552,17 @@ extension PostgresAnimalStore {
         return AnimalSnapshot(page: AnimalPage(animals: animals, totalCount: totalCount, totalCountIsExact: exact), dataVersion: version)
     }
 
+    /// The statement ``snapshot(matching:)`` sends for a nearby `query`, its binds written as
+    /// literals (for `petspot bench engine`'s pgbench scripts); nil without coordinates.
+    public func statementText(for query: AnimalQuery) -> String? {
+        guard let center = query.center else { return nil }
+        // Only three binds: `$1` never begins `$10`.
+        return nearbyQuery(center: center, query: query).sql
+            .replacingOccurrences(of: "$1", with: "\(center.longitude)::float8")
+            .replacingOccurrences(of: "$2", with: "\(center.latitude)::float8")
+            .replacingOccurrences(of: "$3", with: "\(query.radiusKm * 1000)::float8")
+    }
+
     /// The one statement of a nearby query: the page's columns and its distance in metres, the data
     /// version and the capped count (a page without rows still gives one row, of nulls and those two).
     func nearbyQuery(center: GeoCoordinate, query: AnimalQuery, indexOrder: Bool = true) -> PostgresQuery {
@@ -522,23 +572,27 @@ extension PostgresAnimalStore {
         let condition = query.filter.sqlCondition ?? "TRUE"
         let inCircle = "ST_DWithin(location, \(point), \(radius), false) AND \(condition)"
         let distance = indexOrder ? "location <-> \(point)" : "(location <-> \(point)) + 0"
-        let (needed, overflow) = query.offset.addingReportingOverflow(query.limit)
+        // Pages end at the cap, as the count does: a deeper one would sort every pet in the circle.
+        let beyondCap = query.offset >= configuration.countCap
+        let needed = beyondCap ? 1 : query.offset + query.limit  // at most the cap and a page: no overflow
         let pageSQL: String
-        if query.ordering == .recent {
+        if beyondCap {
+            pageSQL = "SELECT \(Self.columns), 0::float8 AS d FROM \(table) WHERE false"
+        } else if query.ordering == .recent {
             pageSQL = """
-                SELECT \(Self.columns), location <-> \(point) AS d FROM \(table) WHERE \(inCircle)
+                SELECT \(Self.columns), \(distance) AS d FROM \(table) WHERE \(inCircle)
                 ORDER BY published_at DESC, id LIMIT \(query.limit) OFFSET \(query.offset)
                 """
         } else {
             // The edge's distance, widened by a millionth for the index's search: the exact test is `<->`.
             pageSQL = """
-                SELECT \(Self.columns), location <-> \(point) AS d FROM \(table)
+                SELECT \(Self.columns), \(distance) AS d FROM \(table)
                 WHERE ST_DWithin(location, \(point), least(\(radius), coalesce((SELECT d FROM edge) * 1.000001 + 0.001, \(radius))), false)
-                  AND \(inCircle) AND location <-> \(point) <= coalesce((SELECT d FROM edge), 'Infinity')
+                  AND \(inCircle) AND \(distance) <= coalesce((SELECT d FROM edge), 'Infinity')
                 ORDER BY d, id LIMIT \(query.limit) OFFSET \(query.offset)
                 """
         }
-        let edge = overflow ? "SELECT NULL::float8 AS d WHERE false" : """
+        let edge = beyondCap || query.ordering == .recent ? "SELECT NULL::float8 AS d WHERE false" : """
             SELECT \(distance) AS d FROM \(table) WHERE \(inCircle) ORDER BY \(distance) OFFSET \(needed - 1) LIMIT 1
             """
         let order = query.ordering == .recent ? "page.published_at DESC, page.id" : "page.d, page.id"

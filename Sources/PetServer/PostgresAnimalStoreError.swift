@@ -15,6 +15,8 @@ public enum PostgresAnimalStoreError: Error, Equatable, Sendable, CustomStringCo
     case migrationFailed(url: String, reason: String)
     /// An operation did not finish within the configured timeout.
     case timedOut(url: String, after: Duration)
+    /// A command that writes (`import`, `seed`) was pointed at a read-only database, a standby.
+    case readOnly(url: String)
 
     public var description: String {
         switch self {
@@ -31,6 +33,8 @@ public enum PostgresAnimalStoreError: Error, Equatable, Sendable, CustomStringCo
             "cannot create the pets table in \(url): \(reason)"
         case .timedOut(let url, let after):
             "PostgreSQL at \(url) did not answer within \(after)"
+        case .readOnly(let url):
+            "the database \(url) is read-only (a standby?): it cannot take writes; import and seed into the primary"
         }
     }
 

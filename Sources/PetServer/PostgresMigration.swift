@@ -96,6 +96,11 @@ enum PostgresMigration {
                 "DROP TABLE \"\(schema)\".pet_cell",
                 "ALTER TABLE \"\(schema)\".pet_stats DROP COLUMN log_starts_after",
                 "ALTER TABLE \(table) DROP COLUMN cell_row, DROP COLUMN cell_col, DROP COLUMN seq",
+                // For filtered listings: the planner takes it where a filter is selective.
+                "CREATE INDEX pet_traits ON \(table) (species, sex, age_months)",
+                // Every listing's body changed with this release (counts are capped and say so): no
+                // ETag of the old bodies may name a new one.
+                "UPDATE \"\(schema)\".pet_stats SET version = version + 1",
             ]),
         ]
     }
@@ -245,7 +250,9 @@ enum PostgresMigration {
         let readOnly: Bool
         do {
             readOnly = try await isReadOnly(connection, logger: logger)
-            if readOnly {
+            if readOnly, configuration.forWriting {
+                throw PostgresAnimalStoreError.readOnly(url: url)
+            } else if readOnly {
                 try await waitUntilMigrated(on: connection, schema: configuration.schema, logger: logger, progress: progress)
             } else {
                 try await enablePostGIS(on: connection, url: url, logger: logger)

@@ -206,20 +206,24 @@ public struct SQLiteAnimalStore: AnimalStore {
         }
         migrator.registerMigration("v9: nearby queries by SQLite's own R*Tree; the change log goes") { db in
             // The R*Tree is a table SQLite keeps beside `pet`, by these triggers: whoever writes a pet
-            // (this binary, the sqlite3 shell) moves its point. Its boxes are 32-bit floats rounded
-            // outwards; the exact coordinates ride along as auxiliary columns.
+            // (this binary, the sqlite3 shell) moves its point. Three dimensions: latitude, longitude,
+            // and the pet's species, sex and age band as one number (``AnimalFilter/traits(species:sex:ageMonths:)``),
+            // so that a nearby query, filtered or not, reads the R*Tree's nodes alone. Its coordinates
+            // are 32-bit floats rounded outwards (within a metre of the pet); `pet` holds the exact ones.
+            let traits = "\(AnimalFilter.traitsSQL)"
+            let newTraits = "(SELECT \(AnimalFilter.traitsSQL) FROM (SELECT NEW.species AS species, NEW.sex AS sex, NEW.age_months AS age_months))"
             try db.execute(sql: """
                 DROP TRIGGER pet_inserted;
                 DROP TRIGGER pet_deleted;
                 DROP TRIGGER pet_updated;
                 DROP TABLE pet_change;
-                CREATE VIRTUAL TABLE pet_location USING rtree(seq, min_lat, max_lat, min_lon, max_lon, +lat, +lon);
-                INSERT INTO pet_location (seq, min_lat, max_lat, min_lon, max_lon, lat, lon)
-                    SELECT seq, lat, lat, lon, lon, lat, lon FROM pet;
+                CREATE VIRTUAL TABLE pet_location USING rtree(seq, min_lat, max_lat, min_lon, max_lon, min_traits, max_traits);
+                INSERT INTO pet_location (seq, min_lat, max_lat, min_lon, max_lon, min_traits, max_traits)
+                    SELECT seq, lat, lat, lon, lon, \(traits), \(traits) FROM pet;
                 CREATE TRIGGER pet_inserted AFTER INSERT ON pet BEGIN
                     UPDATE pet_stats SET pets = pets + 1, version = version + 1;
-                    INSERT INTO pet_location (seq, min_lat, max_lat, min_lon, max_lon, lat, lon)
-                        VALUES (NEW.seq, NEW.lat, NEW.lat, NEW.lon, NEW.lon, NEW.lat, NEW.lon);
+                    INSERT INTO pet_location (seq, min_lat, max_lat, min_lon, max_lon, min_traits, max_traits)
+                        VALUES (NEW.seq, NEW.lat, NEW.lat, NEW.lon, NEW.lon, \(newTraits), \(newTraits));
                 END;
                 CREATE TRIGGER pet_deleted AFTER DELETE ON pet BEGIN
                     UPDATE pet_stats SET pets = pets - 1, version = version + 1;
@@ -228,12 +232,18 @@ public struct SQLiteAnimalStore: AnimalStore {
                 CREATE TRIGGER pet_updated AFTER UPDATE ON pet BEGIN
                     UPDATE pet_stats SET version = version + 1;
                 END;
-                CREATE TRIGGER pet_moved AFTER UPDATE OF seq, lat, lon ON pet BEGIN
+                CREATE TRIGGER pet_moved AFTER UPDATE OF seq, lat, lon, species, sex, age_months ON pet
+                WHEN OLD.seq IS NOT NEW.seq OR OLD.lat IS NOT NEW.lat OR OLD.lon IS NOT NEW.lon OR OLD.species IS NOT NEW.species
+                    OR OLD.sex IS NOT NEW.sex OR OLD.age_months IS NOT NEW.age_months BEGIN
                     DELETE FROM pet_location WHERE seq = OLD.seq;
-                    INSERT INTO pet_location (seq, min_lat, max_lat, min_lon, max_lon, lat, lon)
-                        VALUES (NEW.seq, NEW.lat, NEW.lat, NEW.lon, NEW.lon, NEW.lat, NEW.lon);
+                    INSERT INTO pet_location (seq, min_lat, max_lat, min_lon, max_lon, min_traits, max_traits)
+                        VALUES (NEW.seq, NEW.lat, NEW.lat, NEW.lon, NEW.lon, \(newTraits), \(newTraits));
                 END;
+                CREATE INDEX pet_traits ON pet(species, sex, age_months);
+                UPDATE pet_stats SET version = version + 1;
                 """)
+            // The last statement: every listing's body changed with this release (counts are capped
+            // and say so), so no ETag of the old bodies may name a new one.
         }
         return migrator
     }
@@ -404,7 +414,7 @@ public struct SQLiteAnimalStore: AnimalStore {
             if skippingExistingIDs, db.changesCount == 0 { continue }
             added += 1
         }
-        // The triggers of migration v6 have counted every added row and moved the data version.
+        // The triggers (migration v9) have counted every added row and moved the data version.
         return added
     }
 
@@ -474,72 +484,158 @@ public struct SQLiteAnimalStore: AnimalStore {
 /// SQLite's R*Tree finds the points in a box but cannot order them by distance, so a page nearest
 /// first is read from a circle just wide enough: every pet within `r` lies in the boxes covering the
 /// circle of radius `r` (``SearchBox``), so when at least `offset + limit` pets lie within `r`, the
-/// nearest `offset + limit` of them are the nearest of all. The first `r` is guessed from the count
-/// (a circle holding more than the cap holds about `cap × r² / radius²` pets within `r`, if they are
-/// spread evenly), and doubled until enough lie within it or it is the radius: a page reads a few
-/// times its rows, not every pet in the circle. Each candidate's distance is measured once, here.
+/// nearest `offset + limit` of them are the nearest of all. When the count found more pets than the
+/// cap, `r` starts at a 64th of the radius and doubles until enough lie within it (each step reads
+/// four times the area of the last: about 4/3 of the last circle in all); a circle counted whole is
+/// ranked from the count's own candidates. Pages end at the cap, as the count does.
+///
+/// The trap: the R*Tree's coordinates are 32-bit floats, within ``approximationKm`` of the pet. A
+/// candidate is measured from them; only where that cannot decide (near the radius, or near the
+/// page's last distance) is `pet` read for the exact coordinates, and the id that breaks a tie.
 extension SQLiteAnimalStore {
-    /// One pet in the circle: its row number, id, distance and time.
+    /// How far a distance measured from the R*Tree's coordinates may be from the exact one: half a
+    /// 32-bit float's step is at most 3.8e-6° of latitude and 7.6e-6° of longitude, under a metre
+    /// each; twice that, rounded up.
+    static let approximationKm = 0.003
+
+    /// One pet in the circle: its row number and distance (approximate until `exact`), its id once read.
     private struct Candidate {
         var seq: Int64
-        var id: String
         var distanceKm: Double
-        var publishedAt: Double
+        var exact = false
+        var id = ""
     }
 
     /// The pets within `radiusKm` of `center` that the filter keeps, in no order; stops after `limit`.
-    /// One statement per box (a circle across ±180° has two, which share no point); `CROSS JOIN`
-    /// keeps the R*Tree outermost, so `pet` is read by row number for the candidates alone.
+    /// One statement per box (a circle across ±180° has two, which share no point); a filter's traits
+    /// are one range of the R*Tree's third dimension, each candidate's checked exactly here.
     private func candidates(
         _ db: Database, within radiusKm: Double, of center: GeoCoordinate, filter: AnimalFilter, limit: Int = .max
     ) throws -> [Candidate] {
-        let condition = filter.sqlCondition.map { " AND (\($0))" } ?? ""
+        let mask = filter.traitMask
+        let lowest = mask.trailingZeroBitCount
+        let highest = 63 - mask.leadingZeroBitCount
+        let statement = try db.cachedStatement(sql: """
+            SELECT seq, min_lat, max_lat, min_lon, max_lon, min_traits FROM pet_location
+            WHERE max_lat >= ? AND min_lat <= ? AND max_lon >= ? AND min_lon <= ? AND max_traits >= ? AND min_traits <= ?
+            """)
         var found: [Candidate] = []
+        var unsure: [Candidate] = []
         var measured = 0
         defer { distances.value.add(measured, ordering: .relaxed) }
         for box in SearchBox.covering(center: center, radiusKm: radiusKm) {
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT l.seq, l.lat, l.lon, pet.id, pet.published_at FROM pet_location AS l CROSS JOIN pet ON pet.seq = l.seq
-                WHERE l.max_lat >= ? AND l.min_lat <= ? AND l.max_lon >= ? AND l.min_lon <= ?\(condition)
-                """), arguments: [box.minLat, box.maxLat, box.minLon, box.maxLon])
+            let rows = try Row.fetchCursor(statement, arguments: [box.minLat, box.maxLat, box.minLon, box.maxLon, lowest, highest])
             while let row = try rows.next() {
+                let traits: Int = row[5]
+                guard (0..<64).contains(traits), mask & (1 << UInt64(traits)) != 0 else { continue }
                 measured += 1
-                let distance = GreatCircle.distanceKm(lat1: center.latitude, lon1: center.longitude, lat2: row[1], lon2: row[2])
-                guard distance <= radiusKm else { continue }
-                found.append(Candidate(seq: row[0], id: row[3], distanceKm: distance, publishedAt: row[4]))
-                if found.count >= limit { return found }
+                let lat = (row[1] as Double + row[2]) / 2
+                let lon = (row[3] as Double + row[4]) / 2
+                let distance = GreatCircle.distanceKm(lat1: center.latitude, lon1: center.longitude, lat2: lat, lon2: lon)
+                if distance > radiusKm + Self.approximationKm { continue }
+                let candidate = Candidate(seq: row[0], distanceKm: distance)
+                if distance < radiusKm - Self.approximationKm {
+                    found.append(candidate)
+                    if found.count >= limit { return found }
+                } else {
+                    unsure.append(candidate)
+                }
             }
+        }
+        // Near the radius: measured exactly, from `pet`.
+        for var candidate in try exactly(db, unsure, from: center) where candidate.distanceKm <= radiusKm {
+            candidate.exact = true
+            found.append(candidate)
+            if found.count >= limit { break }
         }
         return found
     }
 
-    /// Ids in the stores' one order: by their UTF-8 bytes, as SQLite's BINARY collation and
-    /// PostgreSQL's `COLLATE "C"` compare them (Swift's `<` on `String` would not).
-    private static func byBytes(_ a: String, _ b: String) -> Bool {
-        a.utf8.lexicographicallyPrecedes(b.utf8)
+    /// `candidates` with their ids and exact distances, read from `pet` by row number.
+    private func exactly(_ db: Database, _ candidates: [Candidate], from center: GeoCoordinate) throws -> [Candidate] {
+        var exact: [Int64: (id: String, distanceKm: Double)] = [:]
+        let seqs = candidates.map(\.seq)
+        for chunk in stride(from: 0, to: seqs.count, by: 500) {
+            let keys = Array(seqs[chunk..<min(seqs.count, chunk + 500)])
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(sql: "SELECT seq, id, lat, lon FROM pet WHERE seq IN (\(databaseQuestionMarks(count: keys.count)))"),
+                arguments: StatementArguments(keys)
+            )
+            while let row = try rows.next() {
+                exact[row[0]] = (row[1], GreatCircle.distanceKm(lat1: center.latitude, lon1: center.longitude, lat2: row[2], lon2: row[3]))
+            }
+        }
+        return candidates.compactMap { candidate in
+            exact[candidate.seq].map { Candidate(seq: candidate.seq, distanceKm: $0.distanceKm, exact: true, id: $0.id) }
+        }
+    }
+
+    /// The nearest `needed` of `candidates`, ties by id as bytes (SQLite's BINARY collation,
+    /// PostgreSQL's `COLLATE "C"`; Swift's `<` on `String` is not that order), with exact distances.
+    /// Exact distances and ids are read only for those that may lead: every candidate whose
+    /// approximate distance is within twice the approximation of the `needed`-th's.
+    private func nearest(_ db: Database, _ candidates: [Candidate], needed: Int, from center: GeoCoordinate) throws -> [Candidate] {
+        guard needed > 0, !candidates.isEmpty else { return [] }
+        var sorted = candidates.sorted { $0.distanceKm < $1.distanceKm }
+        let cut = sorted[min(needed, sorted.count) - 1].distanceKm + 2 * Self.approximationKm
+        if let end = sorted.firstIndex(where: { $0.distanceKm > cut }) { sorted.removeSubrange(end...) }
+        var leading = try exactly(db, sorted, from: center)
+        leading.sort { $0.distanceKm != $1.distanceKm ? $0.distanceKm < $1.distanceKm : $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        return Array(leading.prefix(needed))
+    }
+
+    /// The newest `needed` of `candidates`, ties by id as bytes, with exact distances: `sort=recent`
+    /// reads every candidate's time, id and coordinates from `pet`.
+    private func newest(_ db: Database, _ candidates: [Candidate], needed: Int, from center: GeoCoordinate) throws -> [Candidate] {
+        var times: [Int64: Double] = [:]
+        let seqs = candidates.map(\.seq)
+        for chunk in stride(from: 0, to: seqs.count, by: 500) {
+            let keys = Array(seqs[chunk..<min(seqs.count, chunk + 500)])
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(sql: "SELECT seq, published_at FROM pet WHERE seq IN (\(databaseQuestionMarks(count: keys.count)))"),
+                arguments: StatementArguments(keys)
+            )
+            while let row = try rows.next() { times[row[0]] = row[1] }
+        }
+        var sorted = candidates.sorted { times[$0.seq] ?? 0 > times[$1.seq] ?? 0 }
+        guard needed > 0, !sorted.isEmpty else { return [] }
+        let last = times[sorted[min(needed, sorted.count) - 1].seq] ?? 0
+        if let end = sorted.firstIndex(where: { times[$0.seq] ?? 0 < last }) { sorted.removeSubrange(end...) }
+        var leading = try exactly(db, sorted, from: center)
+        leading.sort { a, b in
+            let (ta, tb) = (times[a.seq] ?? 0, times[b.seq] ?? 0)
+            return ta != tb ? ta > tb : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+        }
+        return Array(leading.prefix(needed))
     }
 
     func nearby(_ db: Database, center: GeoCoordinate, query: AnimalQuery) throws -> AnimalPage {
-        let counted = try candidates(db, within: query.radiusKm, of: center, filter: query.filter, limit: countCap + 1).count
-        let (total, exact) = counted > countCap ? (countCap, false) : (counted, true)
-        let (needed, overflow) = query.offset.addingReportingOverflow(query.limit)
-        guard query.limit > 0, !exact || query.offset < total, !overflow else {
+        let counted = try candidates(db, within: query.radiusKm, of: center, filter: query.filter, limit: countCap + 1)
+        let (total, exact) = counted.count > countCap ? (countCap, false) : (counted.count, true)
+        // Pages end at the cap, as the count does: a deeper one would rank every pet in the circle.
+        guard query.limit > 0, query.offset < total else {
             return AnimalPage(animals: [], totalCount: total, totalCountIsExact: exact)
         }
-        var ranked: [Candidate]
+        let needed = query.offset + query.limit  // at most the cap and a page: no overflow
+        let ranked: [Candidate]
         if query.ordering == .recent {
-            ranked = try candidates(db, within: query.radiusKm, of: center, filter: query.filter)
-            ranked.sort { $0.publishedAt != $1.publishedAt ? $0.publishedAt > $1.publishedAt : Self.byBytes($0.id, $1.id) }
+            // Counted whole, the count's candidates are every pet in the circle.
+            let all = exact ? counted : try candidates(db, within: query.radiusKm, of: center, filter: query.filter)
+            ranked = try newest(db, all, needed: needed, from: center)
+        } else if exact {
+            ranked = try nearest(db, counted, needed: needed, from: center)
         } else {
-            var radiusKm = exact ? query.radiusKm : query.radiusKm * min(1, (Double(needed) / Double(countCap + 1)).squareRoot())
+            // More than the cap in the circle: from a 64th of the radius, doubled until the page fits.
+            var radiusKm = query.radiusKm / 64
+            var within: [Candidate]
             while true {
-                ranked = try candidates(db, within: radiusKm, of: center, filter: query.filter)
-                if ranked.count >= needed || radiusKm >= query.radiusKm { break }
+                within = try candidates(db, within: radiusKm, of: center, filter: query.filter)
+                if within.count >= needed || radiusKm >= query.radiusKm { break }
                 radiusKm = min(query.radiusKm, radiusKm * 2)
             }
-            ranked.sort { $0.distanceKm != $1.distanceKm ? $0.distanceKm < $1.distanceKm : Self.byBytes($0.id, $1.id) }
+            ranked = try nearest(db, within, needed: needed, from: center)
         }
-        let window = ranked.dropFirst(query.offset).prefix(query.limit)
+        let window = ranked.dropFirst(query.offset)
         guard !window.isEmpty else { return AnimalPage(animals: [], totalCount: total, totalCountIsExact: exact) }
         var rows: [Int64: Row] = [:]
         let cursor = try Row.fetchCursor(

@@ -11,7 +11,7 @@ enum StoreUnavailability {
         case let error as PostgresAnimalStoreError:
             switch error {
             case .timedOut, .unreachable: return true
-            case .invalidURL, .connectionRefused, .postGISMissing, .migrationFailed: return false
+            case .invalidURL, .connectionRefused, .postGISMissing, .migrationFailed, .readOnly: return false
             }
         case let error as PSQLError:
             if error.code == .connectionError || error.code == .serverClosedConnection || error.code == .uncleanShutdown
@@ -20,10 +20,11 @@ enum StoreUnavailability {
                 return true
             }
             // Class 08: connection exception; 57P01–57P03: the server shuts down or cannot connect now;
-            // 40001 on a standby: a query cancelled by a conflict with recovery (the replay needed what
-            // it read), which the next try passes. (57P04, the database was dropped, will not pass by waiting.)
+            // 40001 and 40P01 on a standby: a query cancelled by a conflict with recovery (the replay
+            // needed what it read or held), which the next try passes. (57P04, the database was
+            // dropped, will not pass by waiting.)
             guard let state = error.serverInfo?[.sqlState] else { return false }
-            return state.hasPrefix("08") || ["57P01", "57P02", "57P03", "40001"].contains(state)
+            return state.hasPrefix("08") || ["57P01", "57P02", "57P03", "40001", "40P01"].contains(state)
         case let error as DatabaseError:
             return error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
         default:

@@ -13,7 +13,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure the pets store and API, and the scenario file checker.",
-        subcommands: [Store.self, ScenarioCheck.self]
+        subcommands: [Store.self, Engine.self, ScenarioCheck.self]
     )
 
     struct Store: AsyncParsableCommand {

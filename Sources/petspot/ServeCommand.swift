@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import PetAPI
 import PetServer
 import ServiceLifecycle
 import UnixSignals
@@ -76,8 +77,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard responseCacheBytes >= 0 else {
             throw ValidationError("--response-cache-bytes must be 0 or more, not \(responseCacheBytes)")
         }
-        guard (1...1_000_000).contains(countCap) else {
-            throw ValidationError("--count-cap must be between 1 and 1000000, not \(countCap)")
+        // At least the largest page: a page never holds more pets than its count.
+        let least = AnimalQuery.limitRange.upperBound
+        guard (least...1_000_000).contains(countCap) else {
+            throw ValidationError("--count-cap must be between \(least) and 1000000, not \(countCap)")
         }
         guard (0...3_600_000).contains(dataVersionIntervalMs) else {
             throw ValidationError("--data-version-interval-ms must be between 0 and 3600000, not \(dataVersionIntervalMs)")

@@ -56,13 +56,23 @@ import Testing
         for size in [0, 1, 2, 20, 100] {
             let animals = (0..<size).map { _ in randomDTO(&random) }
             for cursor in [nil, "1767225594.0~demo-474606", "\"~\\"] {
-                let page = AnimalListResponse(
-                    animals: animals,
-                    pagination: .init(page: 3, limit: 20, totalCount: 1_000_001, nextCursor: cursor)
-                )
-                #expect(try page.jsonBytes() == Array(try encoder.encode(page)))
+                for exact in [true, false] {
+                    let page = AnimalListResponse(
+                        animals: animals,
+                        pagination: .init(page: 3, limit: 20, totalCount: 1_000_001, totalCountIsExact: exact, nextCursor: cursor)
+                    )
+                    #expect(try page.jsonBytes() == Array(try encoder.encode(page)))
+                }
             }
         }
+    }
+
+    @Test func givenAPageFromAServerBeforeCappedCounts_whenDecoded_thenItsCountIsExact() throws {
+        let old = #"{"animals":[],"pagination":{"limit":20,"page":1,"totalCount":3,"totalPages":1}}"#
+        let page = try PetAPICoding.makeDecoder().decode(AnimalListResponse.self, from: Data(old.utf8))
+        #expect(page.pagination.totalCountIsExact)
+        let capped = #"{"animals":[],"pagination":{"limit":20,"page":1,"totalCount":1000,"totalCountIsExact":false,"totalPages":50}}"#
+        #expect(try !PetAPICoding.makeDecoder().decode(AnimalListResponse.self, from: Data(capped.utf8)).pagination.totalCountIsExact)
     }
 
     @Test(arguments: [Double.nan, .infinity, -.infinity])

@@ -143,6 +143,9 @@ import Testing
         let page = ["animals": [record("x")], "pagination": ["page": 1, "limit": 1, "totalCount": 500, "totalPages": 500]] as [String: Any]
         #expect(throws: AnimalImportError.self) { try AnimalImporter.checkWholeFeed(try json(page), records: 1) }
         #expect(throws: AnimalImportError.self) { try AnimalImporter.checkWholeFeed(try json([Any]()), records: 0) }
+        // A page of a capped count: how many there are is not known, so it is never the whole feed.
+        let capped = ["animals": [record("x")], "pagination": ["page": 1, "limit": 20, "totalCount": 1, "totalCountIsExact": false, "totalPages": 1]] as [String: Any]
+        #expect(throws: AnimalImportError.self) { try AnimalImporter.checkWholeFeed(try json(capped), records: 1) }
         let whole = ["animals": [record("x")], "pagination": ["page": 1, "limit": 20, "totalCount": 1, "totalPages": 1]] as [String: Any]
         try AnimalImporter.checkWholeFeed(try json(whole), records: 1)
         try AnimalImporter.checkWholeFeed(try json([record("x"), record("y")]), records: 2)

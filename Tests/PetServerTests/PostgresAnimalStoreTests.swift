@@ -199,7 +199,7 @@ struct PostgresAnimalStoreTests {
                 // An hour: only the server's statement_timeout (the operation timeout) ends it in time.
                 await #expect(throws: PostgresAnimalStoreError.timedOut(url: configuration.displayURL, after: .seconds(1))) {
                     try await store.withConnection { connection in
-                        try await connection.query("SELECT pg_sleep(3600)", logger: store.logger)
+                        try await connection.query("SELECT pg_sleep(3600)", logger: store.logger).collect().count
                     }
                 }
                 // The pool's one connection came back in order.

@@ -23,6 +23,10 @@ struct PostgresReadReplicaTests {
             try await replica.animals(matching: AnimalQuery(center: center))
         }
         #expect(nearby.animals.map(\.id) == ["replicated"])
+        // `import` and `seed` write: refused at once, naming the database.
+        await #expect(throws: PostgresAnimalStoreError.readOnly(url: configuration.displayURL)) {
+            try await DatabaseAddress.postgres(configuration).withStore { store in try await store.count() }
+        }
 
         // A schema the primary has not migrated yet: the read-only server waits, and says so.
         var unmigrated = configuration
