@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fault drills: what a crash, a full disk or a database restart does to PetSpot's data and answers.
 #
-#     scripts/faults.sh [--pets N] [--tries N] [--binary PATH] [--no-postgres] [--connections-only]
+#     scripts/faults.sh [--pets N] [--tries N] [--binary PATH] [--no-postgres] [--connections-only | --postgres-only]
 #
 # Builds petspot in release mode (unless --binary names one), writes an import file of N pets (default
 # 1,000,000) and runs, on throwaway databases:
@@ -35,6 +35,10 @@
 #                      for the database (up to the store's 30 s operation timeout), none is 500 or wrong,
 #                      the server answers correctly again by itself, and afterwards stops on SIGTERM
 #                      within its 10 s graceful limit. (--no-postgres skips it.)
+#   standby restart    the same with the server reading a streaming hot standby of that cluster
+#                      (scripts/with-postgres.sh --standby), and the standby restarted: the server
+#                      answers from what the standby has replayed, 503 or a wait while it is down, and
+#                      recovers by itself; nothing is lost on the primary. (--no-postgres skips it.)
 #
 # Every answer of a load is classed right, wrong, unavailable (503 with the documented body), refused
 # (no server listening) or slow (no answer within 35 s, past the store's 30 s operation timeout: counted
@@ -42,12 +46,12 @@
 # was seen.
 # Exits 1 when anything was lost or wrong. Needs python3 (standard library only) and curl; the PostgreSQL drill
 # needs what scripts/with-postgres.sh needs. --connections-only runs the connection drills alone (about
-# two minutes). Progress goes to standard error.
+# two minutes); --postgres-only the two PostgreSQL drills alone. Progress goes to standard error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
 
-pets=1000000 tries=20 binary="" postgres=1 connections_only=0
+pets=1000000 tries=20 binary="" postgres=1 connections_only=0 postgres_only=0
 while (($#)); do
     case "$1" in
         --pets) pets="$2"; shift 2 ;;
@@ -55,6 +59,7 @@ while (($#)); do
         --binary) binary="$2"; shift 2 ;;
         --no-postgres) postgres=0; shift ;;
         --connections-only) connections_only=1; shift ;;
+        --postgres-only) postgres_only=1; shift ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "faults: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -209,6 +214,7 @@ free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+if ((!postgres_only)); then
 # --- idle and slow connections --------------------------------------------------------------------
 cat > "$work/connections.py" <<'PY'
 import json, os, resource, selectors, socket, subprocess, sys, time
@@ -502,22 +508,30 @@ for try in $(seq 1 "$server_tries"); do
 done
 row "server killed under load" "$server_tries" "$lost" "$wrong" "last try: $notes"
 
-# --- PostgreSQL restarted under load ---------------------------------------------------------------
+fi  # postgres_only
+server_tries=$(( tries < 5 ? tries : 5 ))
+
+# --- PostgreSQL (or its standby) restarted under load ----------------------------------------------
 if ((postgres)); then
-    echo "== PostgreSQL restarted under load, $server_tries times" >&2
     cat > "$work/postgres-drill.sh" <<'SH'
 set -euo pipefail
-binary="$1" work="$2" port="$3" tries="$4"
+binary="$1" work="$2" port="$3" tries="$4" target="$5"
 "$binary" seed --demo 20000 --database "$PETSPOT_POSTGRES_URL" >&2
 total="$(psql "$PETSPOT_POSTGRES_URL" -tA -c 'SELECT count(*) FROM pet')"
 ids="$(psql "$PETSPOT_POSTGRES_URL" -tA -c "SELECT string_agg(id, ',') FROM (SELECT id FROM pet ORDER BY random() LIMIT 200) s")"
-"$binary" serve --port "$port" --database "$PETSPOT_POSTGRES_URL" >> "$work/server.log" 2>&1 &
+serve_url="$PETSPOT_POSTGRES_URL" restart="$PETSPOT_POSTGRES_RESTART" label="postgres restarted under load"
+if [[ "$target" == standby ]]; then
+    serve_url="$PETSPOT_POSTGRES_STANDBY_URL" restart="$PETSPOT_POSTGRES_STANDBY_RESTART" label="standby restarted under load"
+    # Committed once the standby has applied it, and so everything before it: the seed is replayed.
+    psql "$PETSPOT_POSTGRES_URL" -q -c "BEGIN; SET LOCAL synchronous_commit = remote_apply; UPDATE pet_stats SET pets = pets; COMMIT;"
+fi
+"$binary" serve --port "$port" --database "$serve_url" >> "$work/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 1 600); do curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.1; done
 wrong=0 unavailable=0 right=0 slow=0
 for try in $(seq 1 "$tries"); do
-    python3 "$work/drill.py" load "http://127.0.0.1:$port" 12 "$total" "$ids" 2 "\"$PETSPOT_POSTGRES_RESTART\" 3" "$work/pg-load.json"
+    python3 "$work/drill.py" load "http://127.0.0.1:$port" 12 "$total" "$ids" 2 "\"$restart\" 3" "$work/pg-load.json"
     echo "   try $try: $(cat "$work/pg-load.json")" >&2
     read -r w u r s < <(python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); print(c["wrong"], c["unavailable"], c["right"], c["slow"])' "$work/pg-load.json")
     wrong=$((wrong + w + s)) unavailable=$((unavailable + u)) right=$((right + r)) slow=$((slow + s))
@@ -541,10 +555,15 @@ if [[ -z "$stopped" ]] || ((stopped > 110)); then
     wrong=$((wrong + 1)); stop_note="$stop_note (past its 10 s graceful limit)"
     echo "   the server did not stop within its 10 s graceful limit: $stop_note" >&2
 fi
-printf '%s\t%s\t%s\t%s\t%s\n' "postgres restarted under load" "$tries" "$lost" "$wrong" "$unavailable answered 503 while down, $slow unanswered in 35 s, $right right; $stop_note" >> "$work/results.tsv"
+printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$tries" "$lost" "$wrong" "$unavailable answered 503 while down, $slow unanswered in 35 s, $right right; $stop_note" >> "$work/results.tsv"
 SH
-    if ! scripts/with-postgres.sh bash "$work/postgres-drill.sh" "$binary" "$work" "$(free_port)" "$server_tries"; then
+    echo "== PostgreSQL restarted under load, $server_tries times" >&2
+    if ! scripts/with-postgres.sh bash "$work/postgres-drill.sh" "$binary" "$work" "$(free_port)" "$server_tries" primary; then
         row "postgres restarted under load" 0 0 1 "the drill could not run (see above)"
+    fi
+    echo "== PostgreSQL standby restarted under load, $server_tries times" >&2
+    if ! scripts/with-postgres.sh --standby bash "$work/postgres-drill.sh" "$binary" "$work" "$(free_port)" "$server_tries" standby; then
+        row "standby restarted under load" 0 0 1 "the drill could not run (see above)"
     fi
 fi
 

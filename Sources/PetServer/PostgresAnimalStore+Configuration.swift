@@ -40,6 +40,9 @@ extension PostgresAnimalStore {
         /// Whether the store is opened to write (`import`, `seed`): a read-only database is then refused
         /// at once, not waited for as a server waits on a standby.
         public var forWriting = false
+        /// How long a statement may run past its caller's deadline before its connection is closed;
+        /// nil: one more ``operationTimeout`` (tests make it short).
+        var abandonedStatementGrace: Duration?
 
         public init(
             host: String, port: Int = defaultPort, username: String, password: String? = nil, database: String,

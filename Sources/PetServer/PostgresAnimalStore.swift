@@ -286,75 +286,139 @@ public struct PostgresAnimalStore: AnimalStore {
     /// connection could be had in time (postgres-nio's pool would wait for the server forever). Ends
     /// when the calling task is cancelled.
     ///
-    /// Structured: `body` is a child task, and this call returns only once it has ended. Waiting for a
-    /// connection ends at once on cancellation; a statement does not, because postgres-nio neither
-    /// stops waiting for a query's answer nor sends PostgreSQL a cancel request when its task is
-    /// cancelled (vapor/postgres-nio#274). The server's `statement_timeout`, the operation timeout
-    /// (``Configuration/startupParameters``), ends it instead: a timed-out call returns within about
-    /// one more timeout, and the connection goes back to the pool in order; a transaction sends
-    /// nothing after its caller's deadline but the rollback. Bulk loads lift the statement timeout in
-    /// their own transaction. The trap left: a server that vanished without a reset (its host died)
-    /// holds a statement until the kernel gives up on the socket, minutes, and this call with it.
+    /// Its timing is structured: the deadline, the grace period and the caller's wait are one task
+    /// group, and a result the work returns before the caller gives up is the truth. A statement is
+    /// ended by the server's `statement_timeout`, the operation timeout
+    /// (``Configuration/startupParameters``); one still running a grace period later, or when the
+    /// caller is cancelled (a server shutting down), has its connection closed. Bulk loads lift the
+    /// statement timeout in their own transaction and are never cut.
+    ///
+    /// The trap, and the one task not structured: postgres-nio neither stops waiting for a query's
+    /// answer nor sends PostgreSQL a cancel request when its task is cancelled, and a query sent on a
+    /// connection that has just closed is never answered (vapor/postgres-nio#274). Awaited in a task
+    /// group, such a query held its request for ever and the server's shutdown past its limit (the
+    /// PostgreSQL and standby restarts of `scripts/faults.sh`). So the postgres-nio call runs in a task
+    /// of its own, which the caller stops awaiting once the connection under it is closed; it ends when
+    /// postgres-nio lets it, holding no open connection.
     func withConnection<Result: Sendable>(
         bounded: Bool = true,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         let timeout = configuration.operationTimeout
+        let grace = configuration.abandonedStatementGrace ?? .seconds(2)
         let url = configuration.displayURL
-        let leased = Flag()
-        return try await withThrowingTaskGroup(of: ConnectionOutcome<Result>.self) { [client] group in
-            group.addTask {
-                do {
-                    return .done(try await client.withConnection { connection in
-                        leased.set()
-                        return try await body(connection)
-                    })
-                } catch let error as PSQLError where error.serverInfo?[.sqlState] == "57014" {
-                    // The server's statement_timeout ended it: the same timeout, said the same way.
-                    throw PostgresAnimalStoreError.timedOut(url: url, after: timeout)
+        let timedOut = PostgresAnimalStoreError.timedOut(url: url, after: timeout)
+        let held = HeldConnection()
+        let outcome = Waiters<Swift.Result<Result, any Error>>()
+        let ticket = outcome.join()
+        let work = Task { [client] in
+            do {
+                let result = try await client.withConnection { connection in
+                    // A caller that gave up before a connection was free gets nothing done late.
+                    guard held.hold(connection) else { throw CancellationError() }
+                    let result: Swift.Result<Result, any Error>
+                    do { result = .success(try await body(connection)) } catch { result = .failure(error) }
+                    // Being closed: given back to the pool only once closed, so the pool learns of it first.
+                    if held.release() { _ = try? await connection.closeFuture.get() }
+                    return try result.get()
                 }
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return .deadline
-            }
-            defer { group.cancelAll() }
-            // The work's own outcome decides, never a race with the deadline: at the deadline the
-            // work is cancelled (unless a bulk load holds its connection) and awaited. A result it
-            // still returns is the truth; an error after the deadline is the timeout.
-            var expired = false
-            while true {
-                let outcome: ConnectionOutcome<Result>?
-                do {
-                    outcome = try await group.next()
-                } catch where expired {
-                    throw PostgresAnimalStoreError.timedOut(url: url, after: timeout)
-                }
-                switch outcome {
-                case .done(let result)?:
-                    return result
-                case .deadline?:
-                    if !bounded && leased.isSet { continue }  // the load goes on to its end
-                    expired = true
-                    group.cancelAll()
-                case nil:
-                    throw CancellationError()
-                }
+                outcome.resume(ticket, returning: .success(result))
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "57014" {
+                // The server's statement_timeout ended it: the same timeout, said the same way.
+                outcome.resume(ticket, returning: .failure(timedOut))
+            } catch {
+                outcome.resume(ticket, returning: .failure(error))
             }
         }
+        let result = await withTaskGroup(of: Swift.Result<Result, any Error>?.self) { group in
+            group.addTask { await outcome.wait(ticket, cancelled: .failure(CancellationError())) }
+            group.addTask {
+                guard (try? await Task.sleep(for: timeout)) != nil else { return nil }
+                if held.abandonUnlessHeld() {
+                    // Still waiting for a connection: the wait ends.
+                    outcome.resume(ticket, returning: .failure(timedOut))
+                } else if bounded {
+                    // A statement past its deadline: the server's timeout ends it, or, a grace period
+                    // later, the close of its connection does.
+                    guard (try? await Task.sleep(for: grace)) != nil else { return nil }
+                    held.close()
+                    // The close fails the statement and gives the connection back (closed) to the
+                    // pool, which then serves the next lease; a statement postgres-nio never answers
+                    // is given up on a second later.
+                    guard (try? await Task.sleep(for: .seconds(1))) != nil else { return nil }
+                    outcome.resume(ticket, returning: .failure(timedOut))
+                }
+                return nil
+            }
+            defer { group.cancelAll() }
+            while let next = await group.next() {
+                if let next { return next }
+            }
+            return .failure(CancellationError())
+        }
+        if case .failure = result {
+            // Given up on (the deadline, or the caller cancelled): nothing more is done for it.
+            let closedByUs = held.close()
+            work.cancel()
+            // A statement failed by the close of its connection at its deadline: the timeout.
+            if closedByUs, !Task.isCancelled { throw timedOut }
+        }
+        return try result.get()
     }
 
-    /// What finished first in ``withConnection(bounded:_:)``: the work, or the deadline.
-    private enum ConnectionOutcome<Value: Sendable>: Sendable {
-        case done(Value)
-        case deadline
-    }
+    /// The connection one ``withConnection(bounded:_:)`` holds, whether its caller gave up before it
+    /// had one, and whether it is being closed. One lock orders the work giving the connection back
+    /// and the closer taking it: a connection the pool got back open is never closed.
+    private final class HeldConnection: Sendable {
+        private struct State {
+            var connection: PostgresConnection?
+            var leased = false
+            var abandoned = false
+            var closing = false
+        }
 
-    /// Whether the work got its connection: set once, by the work, read by the deadline.
-    private final class Flag: Sendable {
-        private let value = Atomic(false)
-        func set() { value.store(true, ordering: .releasing) }
-        var isSet: Bool { value.load(ordering: .acquiring) }
+        private let state = Mutex(State())
+
+        /// The work holds `connection` now; false when its caller has already given up.
+        func hold(_ connection: PostgresConnection) -> Bool {
+            state.withLock { state in
+                guard !state.abandoned else { return false }
+                state.connection = connection
+                state.leased = true
+                return true
+            }
+        }
+
+        /// The caller gives up unless the work got its connection; true when it gave up.
+        func abandonUnlessHeld() -> Bool {
+            state.withLock { state in
+                guard !state.leased else { return false }
+                state.abandoned = true
+                return true
+            }
+        }
+
+        /// The work is done with its connection; true when it is being closed.
+        func release() -> Bool {
+            state.withLock { state in
+                state.connection = nil
+                return state.closing
+            }
+        }
+
+        /// Closes the connection, when the work still holds it; afterwards no late work starts.
+        /// - Returns: whether the connection was closed by this holder, now or earlier.
+        @discardableResult
+        func close() -> Bool {
+            let (connection, closed) = state.withLock { state -> (PostgresConnection?, Bool) in
+                state.abandoned = true
+                guard let connection = state.connection, !state.closing else { return (nil, state.closing) }
+                state.closing = true
+                return (connection, true)
+            }
+            connection?.close().whenComplete { _ in }
+            return closed
+        }
     }
 
     /// Runs `body` between `begin` and `COMMIT`, rolling back when it throws; rethrows `body`'s own error.
@@ -373,9 +437,13 @@ public struct PostgresAnimalStore: AnimalStore {
             try await connection.query("COMMIT", logger: logger)
             return result
         } catch {
-            // Not on a closed connection: postgres-nio never answers a statement sent after the
-            // close, and the task would wait for ever (an abandoned operation's is closed so).
-            if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
+            // Only on a session that is still there: after an error of the connection (the server
+            // went away, or it is closing) postgres-nio may never answer another statement, and
+            // the task would wait for ever; the server rolls the transaction back with the session.
+            let psql = error as? PSQLError
+            let fatal = ["FATAL", "PANIC"].contains(psql?.serverInfo?[.severity] ?? "")
+            let connectionFailed = psql.map { $0.code != .server || fatal } ?? false
+            if !connectionFailed, !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
             throw error
         }
     }

@@ -208,6 +208,28 @@ struct PostgresAnimalStoreTests {
         }
     }
 
+    @Test func givenAStatementTheServerDoesNotEnd_whenItOutlivesTheGrace_thenItsConnectionIsClosedAndTheNextCallGetsOne() async throws {
+        try await PostgresTestDatabase.withFreshStore { fresh async throws in
+            var configuration = fresh.configuration
+            configuration.operationTimeout = .seconds(1)
+            configuration.abandonedStatementGrace = .milliseconds(200)
+            configuration.poolSize = 1
+            try await PostgresAnimalStore.withStore(configuration) { store async throws in
+                // A statement the server does not time out stands for one whose server vanished.
+                await #expect(throws: PostgresAnimalStoreError.timedOut(url: configuration.displayURL, after: .seconds(1))) {
+                    try await store.withConnection { connection in
+                        try await PostgresAnimalStore.transaction(on: connection, logger: store.logger) {
+                            try await connection.query("SET LOCAL statement_timeout = 0", logger: store.logger)
+                            return try await connection.query("SELECT pg_sleep(3600)", logger: store.logger).collect().count
+                        }
+                    }
+                }
+                // The pool's one connection was closed under the statement: a new one serves.
+                #expect(try await store.count() == 0)
+            }
+        }
+    }
+
     @Test func givenTheOnlyConnectionHeldByABulkLoad_whenOthersWait_thenOneTimesOutOneIsCancelledAndTheLoadIsNotCut() async throws {
         try await PostgresTestDatabase.withFreshStore { fresh async throws in
             var configuration = fresh.configuration
