@@ -316,6 +316,18 @@ public struct PostgresAnimalStore: AnimalStore {
                 let result = try await client.withConnection { connection in
                     // A caller that gave up before a connection was free gets nothing done late.
                     guard held.hold(connection) else { throw CancellationError() }
+                    if !bounded {
+                        // A bulk load is never cut, so a statement postgres-nio never answers (sent
+                        // after the server closed the connection, between two of its statements)
+                        // must not hold it: a second after the close, it fails.
+                        connection.closeFuture.whenComplete { _ in
+                            connection.eventLoop.scheduleTask(in: .seconds(1)) {
+                                outcome.resume(ticket, returning: .failure(PostgresAnimalStoreError.unreachable(
+                                    url: url, reason: "the connection closed during a bulk load"
+                                )))
+                            }
+                        }
+                    }
                     let result: Swift.Result<Result, any Error>
                     do { result = .success(try await body(connection)) } catch { result = .failure(error) }
                     // Being closed: given back to the pool only once closed, so the pool learns of it first.
@@ -442,7 +454,8 @@ public struct PostgresAnimalStore: AnimalStore {
             // the task would wait for ever; the server rolls the transaction back with the session.
             let psql = error as? PSQLError
             let fatal = ["FATAL", "PANIC"].contains(psql?.serverInfo?[.severity] ?? "")
-            let connectionFailed = psql.map { $0.code != .server || fatal } ?? false
+            let lost: [PSQLError.Code] = [.connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection]
+            let connectionFailed = psql.map { lost.contains($0.code) || fatal } ?? false
             if !connectionFailed, !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
             throw error
         }

@@ -96,8 +96,6 @@ enum PostgresMigration {
                 "DROP TABLE \"\(schema)\".pet_cell",
                 "ALTER TABLE \"\(schema)\".pet_stats DROP COLUMN log_starts_after",
                 "ALTER TABLE \(table) DROP COLUMN cell_row, DROP COLUMN cell_col, DROP COLUMN seq",
-                // For filtered listings: the planner takes it where a filter is selective.
-                "CREATE INDEX pet_traits ON \(table) (species, sex, age_months)",
                 // Every listing's body changed with this release (counts are capped and say so): no
                 // ETag of the old bodies may name a new one.
                 "UPDATE \"\(schema)\".pet_stats SET version = version + 1",
