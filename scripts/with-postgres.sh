@@ -96,24 +96,36 @@ port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 sync_setting=""
 if ((standby)); then sync_setting="-c synchronous_standby_names=*"; fi
 
+# start_on_free_port NAME DATADIR SOCKETDIR SETTINGS: starts the cluster in DATADIR on a free port of
+# 127.0.0.1 (trying again when another process took the port first); sets started_port and
+# started_options (what its restart script starts it with again). Its log is $workdir/NAME.log.
+start_on_free_port() {
+    local name="$1" datadir="$2" socketdir="$3" settings="$4" candidate
+    started_port=""
+    for _ in $(seq 1 20); do
+        candidate=$((20000 + RANDOM % 40000))
+        [[ "$candidate" == "${port:-}" ]] && continue
+        port_in_use "$candidate" && continue
+        started_options="-c listen_addresses=127.0.0.1 -c port=$candidate -c unix_socket_directories=$socketdir $settings ${PETSPOT_POSTGRES_SETTINGS:-}"
+        if "${as_owner[@]}" "$bindir/pg_ctl" -D "$datadir" -l "$workdir/$name.log" -w -t 60 start -o "$started_options" \
+            >/dev/null 2>&1; then
+            started_port="$candidate"
+            return 0
+        fi
+        grep -q "could not bind" "$workdir/$name.log" 2>/dev/null \
+            || { cat "$workdir/$name.log" >&2 2>/dev/null; fail "the PostgreSQL $name did not start"; }
+    done
+    return 0
+}
+
+# A throwaway cluster: durability settings off for speed. The tests open dozens of stores at once,
+# each with a pool of its own: at the default 100 connections the last slots, kept for
+# superusers, refused the role a test had just made ("remaining connection slots are reserved").
 port=""
-for _ in $(seq 1 20); do
-    candidate=$((20000 + RANDOM % 40000))
-    port_in_use "$candidate" && continue
-    # A throwaway cluster: durability settings off for speed. The tests open dozens of stores at once,
-    # each with a pool of its own: at the default 100 connections the last slots, kept for
-    # superusers, refused the role a test had just made ("remaining connection slots are reserved").
-    options="-c listen_addresses=127.0.0.1 -c port=$candidate -c unix_socket_directories=$workdir/socket \
--c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 $sync_setting ${PETSPOT_POSTGRES_SETTINGS:-}"
-    if "${as_owner[@]}" "$bindir/pg_ctl" -D "$workdir/data" -l "$workdir/server.log" -w -t 60 start -o "$options" \
-        >/dev/null 2>&1; then
-        port="$candidate"
-        cluster_started=1
-        break
-    fi
-    grep -q "could not bind" "$workdir/server.log" 2>/dev/null \
-        || { cat "$workdir/server.log" >&2 2>/dev/null; fail "the PostgreSQL server did not start"; }
-done
+start_on_free_port server "$workdir/data" "$workdir/socket" \
+    "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 $sync_setting"
+port="$started_port" options="$started_options"
+[[ -n "$port" ]] && cluster_started=1
 [[ -n "$port" ]] || fail "no free port found for PostgreSQL"
 
 "${as_owner[@]}" "$bindir/psql" -h "$workdir/socket" -p "$port" -U petspot -d postgres -v ON_ERROR_STOP=1 -q \
@@ -147,22 +159,10 @@ if ((standby)); then
         || { cat "$workdir/basebackup.log" >&2; fail "pg_basebackup failed"; }
     mkdir -p "$workdir/socket-standby"
     if ((${#as_owner[@]})); then chown -R "$owner" "$workdir/socket-standby"; fi
-    standby_port=""
-    for _ in $(seq 1 20); do
-        candidate=$((20000 + RANDOM % 40000))
-        [[ "$candidate" == "$port" ]] && continue
-        port_in_use "$candidate" && continue
-        standby_options="-c listen_addresses=127.0.0.1 -c port=$candidate -c unix_socket_directories=$workdir/socket-standby \
--c fsync=off -c full_page_writes=off -c max_connections=300 -c hot_standby=on -c hot_standby_feedback=on ${PETSPOT_POSTGRES_SETTINGS:-}"
-        if "${as_owner[@]}" "$bindir/pg_ctl" -D "$workdir/standby" -l "$workdir/standby.log" -w -t 60 start -o "$standby_options" \
-            >/dev/null 2>&1; then
-            standby_port="$candidate"
-            standby_started=1
-            break
-        fi
-        grep -q "could not bind" "$workdir/standby.log" 2>/dev/null \
-            || { cat "$workdir/standby.log" >&2 2>/dev/null; fail "the standby did not start"; }
-    done
+    start_on_free_port standby "$workdir/standby" "$workdir/socket-standby" \
+        "-c fsync=off -c full_page_writes=off -c max_connections=300 -c hot_standby=on -c hot_standby_feedback=on"
+    standby_port="$started_port" standby_options="$started_options"
+    [[ -n "$standby_port" ]] && standby_started=1
     [[ -n "$standby_port" ]] || fail "no free port found for the standby"
     export PETSPOT_POSTGRES_STANDBY_URL="postgres://petspot:$password@127.0.0.1:$standby_port/petspot"
     cat > "$workdir/restart-standby" <<RESTART
