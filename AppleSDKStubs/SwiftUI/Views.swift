@@ -133,6 +133,13 @@ extension List where SelectionValue == Never {
         @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent
     ) where Content == ForEach<Data, Data.Element.ID, RowContent>, Data: RandomAccessCollection, RowContent: View,
         Data.Element: Identifiable { fatalError() }
+
+    // https://developer.apple.com/documentation/swiftui/list/init(_:id:rowcontent:)-4s0aj
+    nonisolated public init<Data, ID, RowContent>(
+        _ data: Data,
+        id: KeyPath<Data.Element, ID>,
+        @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent
+    ) where Content == ForEach<Data, ID, RowContent>, Data: RandomAccessCollection, ID: Hashable, RowContent: View { fatalError() }
 }
 
 // https://developer.apple.com/documentation/swiftui/vstack

@@ -95,7 +95,7 @@
                     .frame(maxWidth: .infinity, maxHeight: .infinity)
                     .accessibilityIdentifier(AccessibilityIdentifiers.AnimalList.empty)
             case .animals(let animals):
-                List(animals) { animal in
+                List(animals, id: \.rowIdentity) { animal in
                     AnimalRowView(animal: animal, localizer: localizer)
                         .accessibilityIdentifier(AccessibilityIdentifiers.AnimalList.row(id: animal.id))
                 }
@@ -105,4 +105,10 @@
             }
         }
     }
+
+private extension Animal {
+    /// A row's identity: the id's bytes, as the server tells pets apart (docs/api.md, "Pet ids").
+    /// `id` as a `String` would make `é-9` and `e` + U+0301 `-9` one row.
+    var rowIdentity: [UInt8] { Array(id.utf8) }
+}
 #endif

@@ -80,7 +80,11 @@ final class Session {
         guard let value = request["value"]?.string else { throw .invalidArgument("'value' must be a string") }
         let matches: (AccessibilityElement) -> Bool
         switch using {
-        case "accessibility id", "id", "name": matches = { $0.name == value }
+        case "accessibility id", "id", "name":
+            // Exactly, as XCUITest compares (NSString's literal equality), not by Swift's canonical
+            // equivalence: the rows of pets `é-9` and `e` + U+0301 `-9` are two elements.
+            let wanted = Array(value.utf8)
+            matches = { $0.name.utf8.elementsEqual(wanted) }
         case "class name": matches = { $0.kind.rawValue == value }
         default:
             throw WebDriverError(
@@ -169,7 +173,7 @@ final class Session {
     private func keyed(_ root: AccessibilityElement) -> [(key: ElementKey, element: AccessibilityElement)] {
         var seen: [ElementKey: Int] = [:]
         return root.allElements.map { element in
-            var key = ElementKey(kind: element.kind, identifier: element.identifier, label: element.identifier == nil ? element.label : "", rank: 0)
+            var key = ElementKey(kind: element.kind, identifier: element.identifier, label: element.identifier == nil ? element.label : "")
             key.rank = seen[key, default: 0]
             seen[key, default: 0] += 1
             return (key, element)
@@ -203,12 +207,19 @@ final class Session {
     }
 }
 
-/// What identifies an element from one look at the screen to the next.
+/// What identifies an element from one look at the screen to the next. The texts are kept as bytes:
+/// a `String` key would take two rows whose ids differ only in normalization for one element.
 struct ElementKey: Hashable {
     var kind: AccessibilityElement.Kind
-    var identifier: String?
-    var label: String
-    var rank: Int
+    var identifier: [UInt8]?
+    var label: [UInt8]
+    var rank = 0
+
+    init(kind: AccessibilityElement.Kind, identifier: String?, label: String) {
+        self.kind = kind
+        self.identifier = identifier.map { Array($0.utf8) }
+        self.label = Array(label.utf8)
+    }
 }
 
 extension Session {

@@ -18,10 +18,11 @@ public struct AnimalCursor: Sendable, Equatable, Hashable {
         self.id = id
     }
 
-    /// The shortest decimal text that reads back as the same time to the last bit, then `~` and the id.
-    /// The longest id a cursor may carry, in Unicode scalars (the API document's pattern says the same).
-    public static let maximumIDLength = 128
+    /// The longest id a cursor may carry, in Unicode scalars (the API document's pattern says the
+    /// same): the longest an import takes, so every stored pet's id fits in a cursor.
+    public static let maximumIDLength = AnimalID.maximumLength
 
+    /// The shortest decimal text that reads back as the same time to the last bit, then `~` and the id.
     public var encoded: String {
         "\(publishedAt)~\(id)"
     }
@@ -74,6 +75,16 @@ public struct AnimalCursor: Sendable, Equatable, Hashable {
 
     public static let maximumIntegerDigits = 20
     public static let maximumExponentDigits = 2
+
+    /// Ids compare as bytes (``AnimalID``): cursors after `é` and after `e` + U+0301 are two positions.
+    public static func == (a: Self, b: Self) -> Bool {
+        a.publishedAt == b.publishedAt && a.id.utf8.elementsEqual(b.id.utf8)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(publishedAt)
+        for byte in id.utf8 { hasher.combine(byte) }
+    }
 }
 
 private extension Character {

@@ -22,9 +22,9 @@ extension AnimalDTO {
         func fail(_ field: String, _ message: String) -> AnimalValidationError {
             AnimalValidationError(field: field, message: message)
         }
-        // Every stored pet read back passes here: the cheap tests first (no more bytes than 128 means
-        // no more characters; a visible ASCII first byte means not blank), the exact ones when they fail.
-        guard !id.isEmpty, id.utf8.count <= 128 || id.count <= 128 else { throw fail("id", "must be 1 to 128 characters") }
+        // Every stored pet read back passes here: the cheap tests first (AnimalID's; a visible ASCII
+        // first byte means not blank), the exact ones when they fail.
+        guard AnimalID.hasAllowedLength(id) else { throw fail("id", AnimalID.lengthRule) }
         guard name.utf8.first.map({ (0x21..<0x7f).contains($0) }) == true || !name.trimmingCharacters(in: .whitespaces).isEmpty
         else { throw fail("name", "must not be empty") }
         guard let species = Animal.Species(rawValue: species) else {

@@ -198,7 +198,7 @@ public enum AnimalImporter {
                     guard fields.contains(.id) else { throw refuse(.id, "is missing (a withdrawn pet is named by its id)") }
                     guard let id = try? fields.decode(String.self, forKey: .id) else { throw refuse(.id, "must be a string") }
                     // The rule of a listed pet's id (AnimalDTO.toDomain()).
-                    guard !id.isEmpty, id.count <= 128 else { throw refuse(.id, "must be 1 to 128 characters") }
+                    guard AnimalID.hasAllowedLength(id) else { throw refuse(.id, AnimalID.lengthRule) }
                     self = .withdrawn(id: id, why)
                     return
                 }

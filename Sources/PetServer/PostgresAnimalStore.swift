@@ -557,8 +557,8 @@ extension PostgresAnimalStore {
             return 0
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
             // Another writer stored one of these ids since the check above; the server names it.
-            let detail = error.serverInfo?[.detail] ?? ""
-            let index = ids.indices.first { detail.contains("=(\(ids[$0]))") } ?? 0
+            let detail = Array((error.serverInfo?[.detail] ?? "").utf8)
+            let index = ids.indices.first { detail.firstRange(of: Array("=(\(ids[$0]))".utf8)) != nil } ?? 0
             throw AnimalStoreError.duplicateID(index: start + index, id: ids[index])
         }
     }
@@ -577,17 +577,18 @@ extension PostgresAnimalStore {
         }
     }
 
-    /// The first position in `ids` whose id is stored already or repeats an earlier one of `ids`.
+    /// The first position in `ids` whose id is stored already or repeats an earlier one of `ids`,
+    /// compared as bytes (a `Set<String>` would take `é` and `e` + U+0301 for one id).
     private func firstTakenID(_ ids: [String], on connection: PostgresConnection) async throws -> Int? {
-        var seen = Set<String>()
-        let repeated = ids.indices.first { !seen.insert(ids[$0]).inserted }
-        var stored = Set<String>()
+        var seen = Set<[UInt8]>()
+        let repeated = ids.indices.first { !seen.insert(Array(ids[$0].utf8)).inserted }
+        var stored = Set<[UInt8]>()
         for try await id in try await connection.query(
             "SELECT id FROM \(unescaped: table) WHERE id = ANY(\(ids))", logger: logger
         ).decode(String.self) {
-            stored.insert(id)
+            stored.insert(Array(id.utf8))
         }
-        let taken = ids.indices.first { stored.contains(ids[$0]) }
+        let taken = ids.indices.first { stored.contains(Array(ids[$0].utf8)) }
         return [repeated, taken].compactMap { $0 }.min()
     }
 }

@@ -7,7 +7,8 @@ import Synchronization
 ///
 /// Entries are keyed by the data version and the canonical query, never by a hash alone, so a cached
 /// body always answers the same query, and it is stored under the version read in the same snapshot
-/// as the page. A new version simply stops matching the old entries, which age out.
+/// as the page. The key is the query's UTF-8 bytes, not a `String`: Swift's `String` equality would
+/// take a cursor after `é` and one after `e` + U+0301 (two pets, two pages) for one key. A new version simply stops matching the old entries, which age out.
 ///
 /// Entries live in two generations: stores go to the young one, which becomes the old one when it holds
 /// half the capacity or half the bytes (the previous old one is dropped); a hit in the old generation
@@ -19,11 +20,20 @@ public final class ResponseCache: Sendable {
     /// The most bytes of bodies held (both generations; keys and bookkeeping come on top).
     public let byteCapacity: Int
 
+    /// The data version and the query, as bytes.
+    struct Key: Hashable {
+        let bytes: [UInt8]
+
+        init(version: Int, path: String) {
+            bytes = Array("\(version) \(path)".utf8)
+        }
+    }
+
     private struct Generation {
-        var bodies: [String: ByteBuffer] = [:]
+        var bodies: [Key: ByteBuffer] = [:]
         var bytes = 0
 
-        mutating func remove(_ key: String) -> ByteBuffer? {
+        mutating func remove(_ key: Key) -> ByteBuffer? {
             guard let body = bodies.removeValue(forKey: key) else { return nil }
             bytes -= body.readableBytes
             return body
@@ -42,14 +52,9 @@ public final class ResponseCache: Sendable {
         self.byteCapacity = max(0, byteCapacity)
     }
 
-    /// The cache key of `path` (its canonical form) at data version `version`.
-    static func key(version: Int, path: String) -> String {
-        "\(version) \(path)"
-    }
-
     public func body(version: Int, path: String) -> ByteBuffer? {
         guard capacity > 0 else { return nil }
-        let key = Self.key(version: version, path: path)
+        let key = Key(version: version, path: path)
         return generations.withLock { generations in
             if let body = generations.young.bodies[key] { return body }
             guard let body = generations.old.remove(key) else { return nil }
@@ -60,7 +65,7 @@ public final class ResponseCache: Sendable {
 
     public func store(_ body: ByteBuffer, version: Int, path: String) {
         guard capacity > 0 else { return }
-        let key = Self.key(version: version, path: path)
+        let key = Key(version: version, path: path)
         generations.withLock { insert(body, key: key, into: &$0) }
     }
 
@@ -74,7 +79,7 @@ public final class ResponseCache: Sendable {
         generations.withLock { $0.young.bytes + $0.old.bytes }
     }
 
-    private func insert(_ body: ByteBuffer, key: String, into generations: inout Generations) {
+    private func insert(_ body: ByteBuffer, key: Key, into generations: inout Generations) {
         let halfBytes = byteCapacity / 2
         guard body.readableBytes <= halfBytes else { return }
         _ = generations.young.remove(key)

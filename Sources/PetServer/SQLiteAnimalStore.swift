@@ -585,7 +585,7 @@ extension SQLiteAnimalStore {
         let cut = sorted[min(needed, sorted.count) - 1].distanceKm + 2 * Self.approximationKm
         if let end = sorted.firstIndex(where: { $0.distanceKm > cut }) { sorted.removeSubrange(end...) }
         var leading = try exactly(db, sorted, from: center)
-        leading.sort { $0.distanceKm != $1.distanceKm ? $0.distanceKm < $1.distanceKm : $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        leading.sort { $0.distanceKm != $1.distanceKm ? $0.distanceKm < $1.distanceKm : AnimalID.precedes($0.id, $1.id) }
         return Array(leading.prefix(needed))
     }
 
@@ -619,7 +619,7 @@ extension SQLiteAnimalStore {
         var leading = try exactly(db, sorted, from: center)
         leading.sort { a, b in
             let (ta, tb) = (times[a.seq] ?? 0, times[b.seq] ?? 0)
-            return ta != tb ? ta > tb : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+            return ta != tb ? ta > tb : AnimalID.precedes(a.id, b.id)
         }
         return Array(leading.prefix(needed))
     }

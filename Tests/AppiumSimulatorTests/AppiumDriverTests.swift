@@ -1,4 +1,4 @@
-import AppiumSimulator
+@testable import AppiumSimulator
 import AsyncSupport
 import Foundation
 import PetServer
@@ -87,6 +87,13 @@ struct AppiumDriverTests {
 
     private func error(_ reply: (status: Int, body: JSONValue)) -> String? {
         reply.body["value"]?["error"]?.string
+    }
+
+    @Test func givenRowsWhoseIdsDifferOnlyInNormalization_whenKeyed_thenTheyAreTwoElements() {
+        let composed = ElementKey(kind: .cell, identifier: "animalRow.\u{E9}-9", label: "")
+        let decomposed = ElementKey(kind: .cell, identifier: "animalRow.e\u{301}-9", label: "")
+        #expect(Set([composed, decomposed]).count == 2)
+        #expect(Set([composed, ElementKey(kind: .cell, identifier: "animalRow.\u{E9}-9", label: "")]).count == 1)
     }
 
     @Test func givenNoSession_whenStatusAsked_thenReadyForAnXCUITestSession() async throws {

@@ -131,6 +131,22 @@ import Testing
         }
     }
 
+    /// Ids are counted in Unicode scalars, as a cursor counts them: `e` + U+0301 a hundred times (100
+    /// characters) was once taken, and the listing's `nextCursor` for it then refused.
+    @Test func givenIdsCountedInScalars_whenParsing_then128AreTakenAnd129RefusedNamingRecordAndField() throws {
+        let longest = String(repeating: "e\u{301}", count: 64)
+        #expect(longest.count == 64 && longest.unicodeScalars.count == 128)
+        let ids = [longest, String(repeating: "ß", count: 128), String(repeating: "🐶", count: 128)]
+        let taken = try AnimalImporter.parse(try json([record(ids[0]), ["id": ids[1], "status": "adopted"], record(ids[2])])).map(\.id)
+        #expect(taken.map { Array($0.utf8) } == ids.map { Array($0.utf8) })
+        #expect(throws: AnimalImportError(index: 1, field: "id", message: AnimalID.lengthRule)) {
+            try AnimalImporter.parse(try json([record("a"), record(longest + "e")]))
+        }
+        #expect(throws: AnimalImportError(index: 1, field: "id", message: AnimalID.lengthRule)) {
+            try AnimalImporter.parse(try json([record("a"), ["id": String(repeating: "e\u{301}", count: 100), "status": "removed"]]))
+        }
+    }
+
     @Test func givenIdAlreadyInDatabase_whenImporting_thenTheRecordReplacesTheStoredPet() async throws {
         let store = try await AnimalFixtures.sqliteStore([try AnimalFixtures.animal("taken", lat: 1, lon: 1)])
         let summary = try await AnimalImporter.importPets(try json([record("fresh"), record("taken")]), into: store)
@@ -202,7 +218,7 @@ import Testing
         ("[1]", 0, nil, "must be a JSON object"),
         ("[{\"id\": \"x\", \"status\": \"adopted\"}, {\"status\": 3}]", 1, "status", "must be available, adopted or removed"),
         ("{\"animals\": [{\"status\": \"removed\"}]}", 0, "id", "is missing (a withdrawn pet is named by its id)"),
-        ("[{\"id\": \"\", \"status\": \"adopted\"}]", 0, "id", "must be 1 to 128 characters"),
+        ("[{\"id\": \"\", \"status\": \"adopted\"}]", 0, "id", AnimalID.lengthRule),
     ] as [(String, Int?, String?, String)])
     func givenAFileOfTheWrongShape_whenParsing_thenTheRecordAndFieldAreNamed(
         _ text: String, _ index: Int?, _ field: String?, _ message: String

@@ -28,6 +28,7 @@ enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConver
     case givenInserts_whenCountingAndVersioning_thenBothFollowEveryAdditionAndNothingElse
     case givenTiedPublicationTimes_whenPagingByCursor_thenPagesPartitionTheNewestFirstListing
     case givenRandomWorldwideAnimals_whenSearchingAnywhere_thenSameAsBruteForce
+    case givenPetsAtThePolesTheAntimeridianAndEquivalentIds_whenWalkedEveryWay_thenAsTheOracle
     case givenStoredPets_whenAFeedChangesOneAndRepeatsAnother_thenOneIsReplacedAndTheOtherMovesNoVersion
     case givenAPetNearby_whenAdopted_thenItLeavesEveryListingAndCountAndSaysWhy
     case givenAWithdrawnPet_whenListedAgain_thenItIsBack
@@ -320,6 +321,9 @@ enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConver
         case .givenRandomWorldwideAnimals_whenSearchingAnywhere_thenSameAsBruteForce:
             try await Self.compareWithBruteForce(store)
 
+        case .givenPetsAtThePolesTheAntimeridianAndEquivalentIds_whenWalkedEveryWay_thenAsTheOracle:
+            try await Self.compareCornersWithOracle(store)
+
         case .givenMixedPets_whenFilteringAndSorting_thenSameAsBruteForce:
             try await Self.compareFiltersWithBruteForce(store)
 
@@ -453,6 +457,111 @@ enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConver
         let expected = animals.filter(filter.keeps)
             .sorted { (-$0.publishedAt.timeIntervalSince1970, $0.id) < (-$1.publishedAt.timeIntervalSince1970, $1.id) }
         #expect(seen == expected.map(\.id))
+    }
+
+    /// Pets where geometry and text are hardest — at both poles under several longitudes, at and
+    /// across ±180° (the same point as 180 and −180), on identical points, at tied times, with ids
+    /// that differ only in normalization or are 128 scalars long — searched from those corners and
+    /// walked page by page and cursor by cursor, against a brute-force great-circle oracle.
+    ///
+    /// Ids are compared as bytes throughout: `[String] ==` would take `é-9` twice for `é-9` and
+    /// `e` + U+0301 `-9`. Distances are each engine's own; where two are equal to the last bit (the
+    /// same point) the page orders them by id, and each is the oracle's within ``distanceTolerance``.
+    private static func compareCornersWithOracle(_ store: any AnimalStore) async throws {
+        var random = SplitMix64(seed: 43)
+        let corners: [(Double, Double)] = [
+            (90, 180), (90, -180), (90, 0), (90, 37.5), (89.9, 10), (89.95, -100), (89.999, 180), (89.999, -180),
+            (-90, 180), (-90, -180), (-90, 0), (-89.9, 45), (-89.99, -135),
+            (0, 180), (0, -180), (10, 179.99), (10, -179.99), (-45, 179.5), (-45, -179.5), (65, 179.999), (65, -179.999),
+            (52.23, 21.01),
+        ]
+        let pieces = ["é", "e\u{301}", "Å", "A\u{30A}", "\u{212B}", "ß", "ss", "a", "z", "日", "🐶", "-", "~"]
+        var ids: [String] = ["é-9", "e\u{301}-9", String(repeating: "e\u{301}", count: 64), String(repeating: "🐶", count: 128)]
+        func freshID() -> String {
+            while true {
+                let id = (0..<(1 + random.index(4))).map { _ in pieces[random.index(pieces.count)] }.joined()
+                if !ids.contains(where: { Array($0.utf8) == Array(id.utf8) }) { return id }
+            }
+        }
+        let times = [1_760_000_000.0, 1_760_000_000.5, 1_760_086_400.0].map(Date.init(timeIntervalSince1970:))
+        var animals: [Animal] = []
+        func add(_ id: String, _ lat: Double, _ lon: Double) throws {
+            animals.append(try AnimalFixtures.animal(id, lat: lat, lon: lon, publishedAt: times[random.index(times.count)]))
+        }
+        // The equivalent and longest ids on one point, so that only their bytes order them.
+        for id in ids { try add(id, 90, 180) }
+        for (lat, lon) in corners {
+            for _ in 0..<3 {
+                let id = freshID()
+                ids.append(id)
+                try add(id, lat, lon)
+            }
+        }
+        for _ in 0..<120 {
+            let id = freshID()
+            ids.append(id)
+            switch random.index(3) {
+            case 0: try add(id, 89 + random.unit(), random.unit() * 360 - 180)
+            case 1: try add(id, -89 - random.unit(), random.unit() * 360 - 180)
+            default: try add(id, random.unit() * 40 - 20, (random.index(2) == 0 ? 1 : -1) * (179 + random.unit()))
+            }
+        }
+        try await store.insert(animals)
+        let bytes = { (ids: [String]) in ids.map { Array($0.utf8) } }
+        let newestFirst = { (a: Animal, b: Animal) in
+            a.publishedAt != b.publishedAt ? a.publishedAt > b.publishedAt : AnimalID.precedes(a.id, b.id)
+        }
+
+        for id in ids.prefix(2) {
+            #expect(try await store.animal(id: id).map { Array($0.id.utf8) } == Array(id.utf8))
+        }
+        // The listing without coordinates, cursor by cursor.
+        for limit in [1, 2, 7] {
+            var walked: [String] = []
+            var cursor: AnimalCursor?
+            repeat {
+                let page = try await store.animals(matching: AnimalQuery(limit: limit, cursor: cursor))
+                walked += page.animals.map(\.id)
+                cursor = page.nextCursor
+                if let cursor {  // every id the store holds is one a cursor carries
+                    #expect(AnimalCursor(encoded: cursor.encoded).map { bytes([$0.id]) } == bytes([cursor.id]), "limit \(limit)")
+                }
+            } while cursor != nil && walked.count <= animals.count
+            #expect(bytes(walked) == bytes(animals.sorted(by: newestFirst).map(\.id)), "limit \(limit)")
+        }
+        // Nearby, from every corner, nearest first page by page, and newest first.
+        let centers = corners + [(89.99, 45), (0, 179.9999), (-89.999, -180)]
+        for (lat, lon) in centers {
+            let center = try GeoCoordinate(latitude: lat, longitude: lon)
+            let oracle = animals.map { ($0, GreatCircle.distanceKm(center, $0.location)) }
+            for var radius in [1.0, 2.5, 25, 300, 500] {
+                // No pet so near the edge that the engines' spheres could disagree on it.
+                while oracle.contains(where: { abs($0.1 - radius) <= 1e-6 * radius }) { radius += 0.01 }
+                let inside = oracle.filter { $0.1 <= radius }
+                let limit = [3, 7, 100][random.index(3)]
+                var walked: [(id: String, distanceKm: Double)] = []
+                for page in 1... {
+                    let result = try await store.animals(matching: AnimalQuery(center: center, radiusKm: radius, limit: limit, page: page))
+                    #expect(result.totalCount == inside.count, "(\(lat), \(lon)) r \(radius) page \(page)")
+                    walked += result.animals.map { ($0.id, $0.distanceKm ?? -1) }
+                    if result.animals.count < limit || page * limit >= inside.count { break }
+                }
+                let place = "(\(lat), \(lon)) r \(radius) limit \(limit)"
+                #expect(bytes(walked.map(\.id)).sorted { $0.lexicographicallyPrecedes($1) }
+                        == bytes(inside.map(\.0.id)).sorted { $0.lexicographicallyPrecedes($1) }, "\(place)")
+                for (a, b) in zip(walked, walked.dropFirst()) {
+                    #expect(a.distanceKm < b.distanceKm || (a.distanceKm == b.distanceKm && AnimalID.precedes(a.id, b.id)),
+                            "\(place): \(a.id.debugDescription) before \(b.id.debugDescription)")
+                }
+                let expected = Dictionary(uniqueKeysWithValues: inside.map { (Array($0.0.id.utf8), $0.1) })
+                for pet in walked {
+                    let distance = expected[Array(pet.id.utf8)] ?? -1
+                    #expect(abs(pet.distanceKm - distance) <= distanceTolerance(distance), "\(place): \(pet.id.debugDescription)")
+                }
+                let recent = try await store.animals(matching: AnimalQuery(center: center, radiusKm: radius, sort: .recent, limit: 100))
+                #expect(bytes(recent.animals.map(\.id)) == bytes(inside.map(\.0).sorted(by: newestFirst).prefix(100).map(\.id)), "\(place)")
+            }
+        }
     }
 
     /// Random animals everywhere (poles and the antimeridian included); every answer must equal a

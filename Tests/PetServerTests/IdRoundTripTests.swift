@@ -15,7 +15,8 @@ enum IdRoundTrip {
         let pieces = ["é", "e\u{301}", "E", "e", " ", "/", "%", "🐶", "ß", "ss", "İ", "i\u{307}", "Å", "A\u{30A}", "\u{212B}", "日本", "-", "~", "?", "#"]
         var generator = SplitMix64(seed: 39)
         // At least one canonically equivalent pair, whatever the generator draws.
-        var ids = ["é-9", "e\u{301}-9"]
+        // And the longest ids: 128 Unicode scalars in 64 characters, and in 512 bytes.
+        var ids = ["é-9", "e\u{301}-9", String(repeating: "e\u{301}", count: 64), String(repeating: "🐶", count: 128)]
         while ids.count < 60 {
             let length = Int(generator.next() % 4) + 1
             let id = (0..<length).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
@@ -59,6 +60,35 @@ enum IdRoundTrip {
             let bytes = { (ids: [String]) in ids.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) } }
             #expect(bytes(listed.map(\.id)) == bytes(ids))
             #expect(Set(listed.map(\.name)).count == ids.count)
+            // Page by page through `nextCursor`, as sent: every id the import took is one a cursor carries.
+            var walked: [String] = []
+            var next: String? = ""
+            while let cursor = next, walked.count <= ids.count {
+                let query = cursor.isEmpty ? "" : "&cursor=" + (cursor.addingPercentEncoding(withAllowedCharacters: unreserved) ?? cursor)
+                let page = try await client.execute(uri: "/api/pets?limit=2" + query, method: .get) { response in
+                    #expect(response.status == .ok, "\(cursor.debugDescription)")
+                    return try PetAPICoding.makeDecoder().decode(AnimalListResponse.self, from: Data(response.body.readableBytesView))
+                }
+                walked += page.animals.map(\.id)
+                next = page.pagination.nextCursor
+            }
+            #expect(walked.map { Array($0.utf8) } == bytes(ids))
+            // Cursors after `é` and after `e` + U+0301 are two positions: two pages, two tags, whichever
+            // is asked first (the response cache once took them for one).
+            let time = "1748779200.0~"
+            for order in [["%C3%A9", "e%CC%81"], ["e%CC%81", "%C3%A9"]] {
+                var answers: [(tag: String?, ids: [[UInt8]])] = []
+                for id in order {
+                    answers.append(try await client.execute(uri: "/api/pets?limit=100&cursor=" + time + id, method: .get) { response in
+                        let page = try PetAPICoding.makeDecoder().decode(AnimalListResponse.self, from: Data(response.body.readableBytesView))
+                        return (response.headers[.eTag], page.animals.map { Array($0.id.utf8) })
+                    })
+                }
+                let after = { (id: String) in bytes(ids).filter { Array(id.utf8).lexicographicallyPrecedes($0) } }
+                #expect(answers[0].ids == after(order[0].removingPercentEncoding ?? ""))
+                #expect(answers[1].ids == after(order[1].removingPercentEncoding ?? ""))
+                #expect(answers[0].tag != answers[1].tag)
+            }
         }
     }
 }
