@@ -18,13 +18,19 @@ public struct AnimalValidationError: Error, Equatable, Sendable, CustomStringCon
 extension AnimalDTO {
     /// The domain animal this DTO describes, after checking every field.
     /// - Throws: ``AnimalValidationError`` naming the first field that is wrong.
-    public func toDomain() throws(AnimalValidationError) -> Animal {
+    ///
+    /// `storedBefore` reads a stored row: an id of up to 128 characters passes, as the import took
+    /// them before ids were counted in scalars — a pet stored then is still served (only a
+    /// `nextCursor` after it, over 128 scalars, is one the server refuses).
+    public func toDomain(storedBefore: Bool = false) throws(AnimalValidationError) -> Animal {
         func fail(_ field: String, _ message: String) -> AnimalValidationError {
             AnimalValidationError(field: field, message: message)
         }
         // Every stored pet read back passes here: the cheap tests first (AnimalID's; a visible ASCII
         // first byte means not blank), the exact ones when they fail.
-        guard AnimalID.hasAllowedLength(id) else { throw fail("id", AnimalID.lengthRule) }
+        guard storedBefore ? AnimalID.mayNameStoredPet(id) : AnimalID.hasAllowedLength(id) else {
+            throw fail("id", AnimalID.lengthRule)
+        }
         guard name.utf8.first.map({ (0x21..<0x7f).contains($0) }) == true || !name.trimmingCharacters(in: .whitespaces).isEmpty
         else { throw fail("name", "must not be empty") }
         guard let species = Animal.Species(rawValue: species) else {

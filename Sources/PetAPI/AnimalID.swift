@@ -17,6 +17,16 @@ public enum AnimalID {
         !id.isEmpty && (id.utf8.count <= maximumLength || id.unicodeScalars.count <= maximumLength)
     }
 
+    /// Whether `id` may name a stored pet: one of the allowed length, or one of up to 128 characters,
+    /// which the import took before ids were counted in scalars. A pet stored then is still read and
+    /// served, and can be withdrawn by its id.
+    public static func mayNameStoredPet(_ id: String) -> Bool {
+        hasAllowedLength(id) || (!id.isEmpty && id.count <= maximumLength)
+    }
+
+    /// What ``mayNameStoredPet(_:)`` refuses, as the import says it.
+    public static let storedLengthRule = "must be 1 to 128 characters"
+
     /// The order of ids: their UTF-8 bytes, as SQLite's `BINARY` collation and PostgreSQL's
     /// `COLLATE "C"` compare them (which is also the order of their Unicode scalars).
     public static func precedes(_ a: String, _ b: String) -> Bool {

@@ -197,8 +197,8 @@ public enum AnimalImporter {
                 if let why = Withdrawal(rawValue: status) {
                     guard fields.contains(.id) else { throw refuse(.id, "is missing (a withdrawn pet is named by its id)") }
                     guard let id = try? fields.decode(String.self, forKey: .id) else { throw refuse(.id, "must be a string") }
-                    // The rule of a listed pet's id (AnimalDTO.toDomain()).
-                    guard AnimalID.hasAllowedLength(id) else { throw refuse(.id, AnimalID.lengthRule) }
+                    // Any id a stored pet may have, one stored under the older rule too (AnimalID).
+                    guard AnimalID.mayNameStoredPet(id) else { throw refuse(.id, AnimalID.storedLengthRule) }
                     self = .withdrawn(id: id, why)
                     return
                 }

@@ -183,13 +183,26 @@ extension Animal {
     }
 }
 
+/// Checks the id of a withdrawal before a store uses it: one a stored pet may have
+/// (``AnimalID/mayNameStoredPet(_:)``) and no control character — SQLite would read `x\0zzz` as `x`
+/// and withdraw that pet.
+/// - Throws: ``AnimalStoreError/invalidAnimal(index:field:message:)`` naming the field `id`.
+func validateWithdrawnID(_ id: String, index: Int) throws(AnimalStoreError) {
+    guard AnimalID.mayNameStoredPet(id) else {
+        throw .invalidAnimal(index: index, field: "id", message: AnimalID.storedLengthRule)
+    }
+    if let (field, message) = TextRule.firstBreak(in: [(field: "id", text: id)]) {
+        throw .invalidAnimal(index: index, field: field, message: message)
+    }
+}
+
 extension AnimalDTO {
     /// A stored row read back as a domain animal, checked as an imported or served animal is
     /// (``AnimalDTO/toDomain()``, the one validation of an animal's fields).
     /// - Throws: ``AnimalStoreError/corruptRow(id:field:)`` naming the first field that is wrong.
     func storedAnimal() throws(AnimalStoreError) -> Animal {
         do {
-            return try toDomain()
+            return try toDomain(storedBefore: true)
         } catch {
             throw .corruptRow(id: id, field: error.field)
         }

@@ -13,6 +13,11 @@ public enum GreatCircle {
 
     @inline(__always)
     public static func distanceKm(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {
+        // One point, one spelling: lon −180 is 180, and a pole's longitude is 0. Two pets at the same
+        // point then tie to the last bit and are ordered by id; measured as written, (0, 180) and
+        // (0, −180) differ in the tenth digit (sin(π − x) is not sin(x) in floating point).
+        let lon1 = canonicalLongitude(latitude: lat1, longitude: lon1)
+        let lon2 = canonicalLongitude(latitude: lat2, longitude: lon2)
         let radians = Double.pi / 180
         let dLat = (lat2 - lat1) * radians
         let dLon = (lon2 - lon1) * radians
@@ -22,5 +27,12 @@ public enum GreatCircle {
         // atan2 keeps full precision for nearly antipodal points, where asin(√h) does not.
         let clamped = min(1, max(0, h))
         return 2 * earthRadiusKm * atan2(sqrt(clamped), sqrt(1 - clamped))
+    }
+
+    /// The longitude a point is measured with: 0 at a pole, 180 for −180, else as given.
+    @inline(__always)
+    static func canonicalLongitude(latitude: Double, longitude: Double) -> Double {
+        if abs(latitude) == 90 { return 0 }
+        return longitude == -180 ? 180 : longitude
     }
 }

@@ -110,6 +110,7 @@ public struct PostgresAnimalStore: AnimalStore {
                 try animal.validateForStoring(index: index)
                 listed.append(animal)
             case .withdrawn(let id, let why):
+                try validateWithdrawnID(id, index: index)
                 withdrawn.append((id, why))
             }
         }
@@ -558,7 +559,7 @@ extension PostgresAnimalStore {
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
             // Another writer stored one of these ids since the check above; the server names it.
             let detail = Array((error.serverInfo?[.detail] ?? "").utf8)
-            let index = ids.indices.first { detail.firstRange(of: Array("=(\(ids[$0]))".utf8)) != nil } ?? 0
+            let index = ids.indices.first { detail == Array("Key (id)=(\(ids[$0])) already exists.".utf8) } ?? 0
             throw AnimalStoreError.duplicateID(index: start + index, id: ids[index])
         }
     }
@@ -605,12 +606,15 @@ extension PostgresAnimalStore {
     /// that, a page and its ties, ordered by (distance, id). Newest first, every pet in the circle is
     /// sorted by time: no index orders both.
     ///
-    /// The trap: near a pole PostGIS's KNN may fail with "index returned tuples in wrong order" (its
-    /// boxes' distance bound is not a bound there); the statement then runs again with the order
-    /// computed, not taken from the index.
+    /// The trap: near a pole PostGIS's KNN is not to be trusted — its boxes' distance bound is not a
+    /// bound there, and it may fail with "index returned tuples in wrong order" or, where no row
+    /// shows it, hand rows out of order. A circle within ``polarMarginDegrees`` of a pole is ordered
+    /// by computed distances (few pets live there, so the sort is small); elsewhere the error, if it
+    /// ever comes, reruns the statement so.
     private func nearby(on connection: PostgresConnection, center: GeoCoordinate, query: AnimalQuery) async throws -> AnimalSnapshot {
+        let reachesPole = abs(center.latitude) + query.radiusKm / Self.kilometresPerDegree >= 90 - Self.polarMarginDegrees
         do {
-            return try await nearby(on: connection, center: center, query: query, indexOrder: true)
+            return try await nearby(on: connection, center: center, query: query, indexOrder: !reachesPole)
         } catch let error as PSQLError where error.serverInfo?[.message]?.contains("index returned tuples in wrong order") == true {
             return try await nearby(on: connection, center: center, query: query, indexOrder: false)
         }
@@ -634,13 +638,18 @@ extension PostgresAnimalStore {
         return AnimalSnapshot(page: AnimalPage(animals: animals, totalCount: totalCount, totalCountIsExact: exact), dataVersion: version)
     }
 
+    /// How near a pole (in degrees of latitude) a circle must come for its order to be computed.
+    static let polarMarginDegrees = 1.0
+    /// A degree of latitude, rounded down: a circle's reach in latitude is never underestimated.
+    static let kilometresPerDegree = 111.0
+
     /// The statement ``snapshot(matching:)`` sends for a nearby `query`, its binds written as
     /// literals (for `petspot bench engine`'s pgbench scripts); nil without coordinates.
     public func statementText(for query: AnimalQuery) -> String? {
         guard let center = query.center else { return nil }
         // Only three binds: `$1` never begins `$10`.
         return nearbyQuery(center: center, query: query).sql
-            .replacingOccurrences(of: "$1", with: "\(center.longitude)::float8")
+            .replacingOccurrences(of: "$1", with: "\(GreatCircle.canonicalLongitude(latitude: center.latitude, longitude: center.longitude))::float8")
             .replacingOccurrences(of: "$2", with: "\(center.latitude)::float8")
             .replacingOccurrences(of: "$3", with: "\(query.radiusKm * 1000)::float8")
     }
@@ -679,7 +688,8 @@ extension PostgresAnimalStore {
             """
         let order = query.ordering == .recent ? "page.published_at DESC, page.id" : "page.d, page.id"
         var binds = PostgresBindings()
-        binds.append(center.longitude)
+        // As GreatCircle measures: one spelling of a point, so that pets at it tie exactly.
+        binds.append(GreatCircle.canonicalLongitude(latitude: center.latitude, longitude: center.longitude))
         binds.append(center.latitude)
         binds.append(query.radiusKm * 1000)
         return PostgresQuery(unsafeSQL: """

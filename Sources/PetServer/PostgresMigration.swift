@@ -100,6 +100,21 @@ enum PostgresMigration {
                 // ETag of the old bodies may name a new one.
                 "UPDATE \"\(schema)\".pet_stats SET version = version + 1",
             ]),
+            // One point, one spelling, as GreatCircle measures (lon −180 is 180, a pole's longitude 0):
+            // PostGIS measured (90, 0) and (90, 180) 2.5e-13 km apart, so pets at one point were
+            // ordered by rounding, not by id. A generated column's expression cannot be altered
+            // before PostgreSQL 17: the column and its index are made again (the table is rewritten
+            // once). Distances may move in their last digit: the data version moves too.
+            (10, "a point has one location whatever its longitude is written as", [
+                "ALTER TABLE \(table) DROP COLUMN location",
+                """
+                ALTER TABLE \(table) ADD COLUMN location geography(Point, 4326) NOT NULL
+                    GENERATED ALWAYS AS (ST_SetSRID(ST_MakePoint(
+                        CASE WHEN abs(lat) = 90 THEN 0 WHEN lon = -180 THEN 180 ELSE lon END, lat), 4326)::geography) STORED
+                """,
+                "CREATE INDEX pet_location ON \(table) USING gist (location)",
+                "UPDATE \"\(schema)\".pet_stats SET version = version + 1",
+            ]),
         ]
     }
 

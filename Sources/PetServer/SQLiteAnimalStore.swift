@@ -79,7 +79,7 @@ public struct SQLiteAnimalStore: AnimalStore {
 
     /// `body` in a read transaction: on this thread when `quickAllowed` and one of the store's own
     /// connections is free; else through the pool.
-    private func read<T: Sendable>(quickAllowed: Bool = true, _ body: @Sendable (_ db: Database) throws -> T) async throws -> T {
+    func read<T: Sendable>(quickAllowed: Bool = true, _ body: @Sendable (_ db: Database) throws -> T) async throws -> T {
         if quickAllowed, let value = try connections.readers.readIfFree(body) { return value }
         return try await pool.read(body)
     }
@@ -356,6 +356,7 @@ public struct SQLiteAnimalStore: AnimalStore {
                 }
                 try back.execute(arguments: [animal.id])
             case .withdrawn(let id, let why):
+                try validateWithdrawnID(id, index: index)
                 try remove.execute(arguments: [id])
                 summary.withdrawn += db.changesCount
                 try gone.execute(arguments: [id, why.rawValue])

@@ -34,6 +34,7 @@ enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConver
     case givenAWithdrawnPet_whenListedAgain_thenItIsBack
     case givenStoredPets_whenSyncedWithAFeed_thenThoseItDoesNotNameAreRemoved
     case givenABadRecordAmongChanges_whenApplied_thenNothingChanges
+    case givenAWithdrawalWhoseIdHoldsANul_whenApplied_thenRefusedAndThePetItStartsWithStays
     case givenMixedPets_whenFilteringAndSorting_thenSameAsBruteForce
     case givenAFilteredListing_whenAPetChangesSpeciesOrIsAdopted_thenItFollows
     case givenMorePetsThanTheCountCap_whenListing_thenTheCountStopsAtTheCapAndSaysSo
@@ -107,6 +108,21 @@ enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConver
             #expect(try await store.count() == 1)
             #expect(try await store.dataVersion() == version)
             #expect(try await store.withdrawal(id: "kept") == nil)
+
+        case .givenAWithdrawalWhoseIdHoldsANul_whenApplied_thenRefusedAndThePetItStartsWithStays:
+            try await store.insert([try AnimalFixtures.animal("x", lat: 52.231, lon: 21.01)])
+            let version = try await store.dataVersion()
+            await #expect(throws: AnimalStoreError.invalidAnimal(
+                index: 0, field: "id", message: "holds a control character (U+0000); text fields may not"
+            )) {
+                _ = try await store.apply([.withdrawn(id: "x\u{0}zzz", .adopted)], sync: false)
+            }
+            await #expect(throws: AnimalStoreError.invalidAnimal(index: 1, field: "id", message: AnimalID.storedLengthRule)) {
+                _ = try await store.apply([.withdrawn(id: "y", .adopted), .withdrawn(id: String(repeating: "x", count: 129), .removed)], sync: false)
+            }
+            #expect(try await store.animal(id: "x") != nil)
+            #expect(try await store.withdrawal(id: "y") == nil)
+            #expect(try await store.dataVersion() == version)
 
         case .givenEmptyStore_whenListing_thenEmptyPageWithZeroTotal:
             let page = try await store.animals(matching: AnimalQuery())
@@ -486,7 +502,9 @@ enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConver
         let times = [1_760_000_000.0, 1_760_000_000.5, 1_760_086_400.0].map(Date.init(timeIntervalSince1970:))
         var animals: [Animal] = []
         func add(_ id: String, _ lat: Double, _ lon: Double) throws {
-            animals.append(try AnimalFixtures.animal(id, lat: lat, lon: lon, publishedAt: times[random.index(times.count)]))
+            animals.append(try AnimalFixtures.animal(
+                id, lat: lat, lon: lon, publishedAt: times[random.index(times.count)], species: random.index(4) == 0 ? .cat : .dog
+            ))
         }
         // The equivalent and longest ids on one point, so that only their bytes order them.
         for id in ids { try add(id, 90, 180) }
@@ -496,6 +514,12 @@ enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConver
                 ids.append(id)
                 try add(id, lat, lon)
             }
+        }
+        // More pets around the north pole than the count cap: the capped paths, at a pole.
+        for _ in 0..<(AnimalPage.defaultCountCap + 40) {
+            let id = freshID()
+            ids.append(id)
+            try add(id, 89.8 + random.unit() * 0.2, random.unit() * 360 - 180)
         }
         for _ in 0..<120 {
             let id = freshID()
@@ -508,6 +532,12 @@ enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConver
         }
         try await store.insert(animals)
         let bytes = { (ids: [String]) in ids.map { Array($0.utf8) } }
+        // Each pet at a corner by the point it is at: a pole whatever its longitude, 180 as −180.
+        var samePoint: [[UInt8]: String] = [:]
+        for animal in animals where corners.contains(where: { $0 == (animal.location.latitude, animal.location.longitude) }) {
+            let (lat, lon) = (animal.location.latitude, animal.location.longitude)
+            samePoint[Array(animal.id.utf8)] = abs(lat) == 90 ? "pole \(lat)" : "\(lat) \(lon == -180 ? 180 : lon)"
+        }
         let newestFirst = { (a: Animal, b: Animal) in
             a.publishedAt != b.publishedAt ? a.publishedAt > b.publishedAt : AnimalID.precedes(a.id, b.id)
         }
@@ -537,28 +567,43 @@ enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConver
             for var radius in [1.0, 2.5, 25, 300, 500] {
                 // No pet so near the edge that the engines' spheres could disagree on it.
                 while oracle.contains(where: { abs($0.1 - radius) <= 1e-6 * radius }) { radius += 0.01 }
-                let inside = oracle.filter { $0.1 <= radius }
-                let limit = [3, 7, 100][random.index(3)]
+                let filter = random.index(3) == 0 ? AnimalFilter(species: [.cat]) : AnimalFilter()
+                let inside = oracle.filter { $0.1 <= radius && filter.keeps($0.0) }
+                let cap = AnimalPage.defaultCountCap
+                let limit = inside.count > 100 ? 100 : [3, 7, 100][random.index(3)]  // a walk of at most ten pages
+                let place = "(\(lat), \(lon)) r \(radius) limit \(limit) \(filter)"
                 var walked: [(id: String, distanceKm: Double)] = []
                 for page in 1... {
-                    let result = try await store.animals(matching: AnimalQuery(center: center, radiusKm: radius, limit: limit, page: page))
-                    #expect(result.totalCount == inside.count, "(\(lat), \(lon)) r \(radius) page \(page)")
+                    let result = try await store.animals(
+                        matching: AnimalQuery(center: center, radiusKm: radius, filter: filter, limit: limit, page: page)
+                    )
+                    #expect(result.totalCount == min(inside.count, cap), "\(place) page \(page)")
+                    #expect(result.totalCountIsExact == (inside.count <= cap), "\(place) page \(page)")
                     walked += result.animals.map { ($0.id, $0.distanceKm ?? -1) }
-                    if result.animals.count < limit || page * limit >= inside.count { break }
+                    if result.animals.count < limit || page * limit >= min(inside.count, cap) { break }
                 }
-                let place = "(\(lat), \(lon)) r \(radius) limit \(limit)"
-                #expect(bytes(walked.map(\.id)).sorted { $0.lexicographicallyPrecedes($1) }
-                        == bytes(inside.map(\.0.id)).sorted { $0.lexicographicallyPrecedes($1) }, "\(place)")
+                // Pages end at the cap: the walk holds the nearest `cap`, in the engine's order.
+                let reachable = inside.sorted { $0.1 < $1.1 }.prefix(cap)
+                let expected = Dictionary(uniqueKeysWithValues: inside.map { (Array($0.0.id.utf8), $0.1) })
+                #expect(walked.count == reachable.count, "\(place)")
+                #expect(Set(bytes(walked.map(\.id))).count == walked.count, "\(place): a pet twice")
+                if inside.count <= cap {
+                    #expect(Set(bytes(walked.map(\.id))) == Set(bytes(inside.map(\.0.id))), "\(place)")
+                }
                 for (a, b) in zip(walked, walked.dropFirst()) {
                     #expect(a.distanceKm < b.distanceKm || (a.distanceKm == b.distanceKm && AnimalID.precedes(a.id, b.id)),
                             "\(place): \(a.id.debugDescription) before \(b.id.debugDescription)")
                 }
-                let expected = Dictionary(uniqueKeysWithValues: inside.map { (Array($0.0.id.utf8), $0.1) })
                 for pet in walked {
                     let distance = expected[Array(pet.id.utf8)] ?? -1
                     #expect(abs(pet.distanceKm - distance) <= distanceTolerance(distance), "\(place): \(pet.id.debugDescription)")
                 }
-                let recent = try await store.animals(matching: AnimalQuery(center: center, radiusKm: radius, sort: .recent, limit: 100))
+                // Pets at one point (written two ways, or the same) tie exactly: the walk orders them by id.
+                for (a, b) in zip(walked, walked.dropFirst()) where samePoint[Array(a.id.utf8)] != nil
+                    && samePoint[Array(a.id.utf8)] == samePoint[Array(b.id.utf8)] {
+                    #expect(a.distanceKm == b.distanceKm, "\(place): \(a.id.debugDescription) and \(b.id.debugDescription) are at one point")
+                }
+                let recent = try await store.animals(matching: AnimalQuery(center: center, radiusKm: radius, filter: filter, sort: .recent, limit: 100))
                 #expect(bytes(recent.animals.map(\.id)) == bytes(inside.map(\.0).sorted(by: newestFirst).prefix(100).map(\.id)), "\(place)")
             }
         }

@@ -68,6 +68,24 @@ import Testing
         #expect(points == 3)
     }
 
+    /// The import took ids of up to 128 characters before they were counted in scalars: a pet stored
+    /// then is still listed, fetched and withdrawn, never a corrupt row.
+    @Test func givenAnIdStoredUnderTheOlderRule_whenListedFetchedAndWithdrawn_thenItIsServed() async throws {
+        let path = AnimalFixtures.temporaryDatabasePath()
+        let store = try SQLiteAnimalStore(path: path)
+        try await store.insert([try AnimalFixtures.animal("older", lat: 52.231, lon: 21.01)])
+        let older = String(repeating: "e\u{301}", count: 100)
+        try await store.pool.write { try $0.execute(sql: "UPDATE pet SET id = ? WHERE id = 'older'", arguments: [older]) }
+        #expect(try await store.animals(matching: AnimalQuery()).animals.map { Array($0.id.utf8) } == [Array(older.utf8)])
+        let nearby = AnimalQuery(center: try GeoCoordinate(latitude: 52.23, longitude: 21.01))
+        #expect(try await store.animals(matching: nearby).animals.count == 1)
+        #expect(try await store.animal(id: older) != nil)
+        #expect(try await AnimalImporter.importPets(
+            try JSONSerialization.data(withJSONObject: [["id": older, "status": "removed"]]), into: store
+        ) == ImportSummary(withdrawn: 1))
+        #expect(try await store.count() == 0)
+    }
+
     @Test func givenTheNewestPetWithdrawn_whenAnotherArrivesLaterTakingItsSeq_thenItIsListed() async throws {
         let store = try await AnimalFixtures.sqliteStore(
             [try AnimalFixtures.animal("a", lat: 52.231, lon: 21.01), try AnimalFixtures.animal("b", lat: 52.232, lon: 21.01)]
