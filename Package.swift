@@ -155,7 +155,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
-            resources: [.copy("Resources/openapi.yaml")],
+            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/places.tsv")],
             swiftSettings: swiftSettings
         ),
 

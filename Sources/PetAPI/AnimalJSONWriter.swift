@@ -1,6 +1,6 @@
 import Foundation
 
-/// The server's hot path: writes ``AnimalListResponse`` and ``AnimalDTO`` bodies byte for byte as
+/// The server's hot path: writes ``AnimalListResponse``, ``AnimalDTO`` and the places' bodies byte for byte as
 /// `PetAPICoding.makeEncoder()` writes them (sorted keys, unescaped slashes, ISO-8601 dates in whole
 /// seconds, `distanceKm` and `photoURL` always present), without `JSONEncoder`'s boxing, dynamic casts
 /// and key sorting. `AnimalJSONWriterTests` compares the two on random and hostile values.
@@ -63,6 +63,47 @@ struct AnimalJSONWriter {
         write(string: animal.shelter.name)
         append("},\"species\":")
         write(string: animal.species)
+        append("}")
+    }
+
+    mutating func write(_ response: PlaceListResponse) throws {
+        append("{\"attribution\":")
+        write(string: response.attribution)
+        append(",\"places\":[")
+        for (index, place) in response.places.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            try write(place)
+        }
+        append("]}")
+    }
+
+    mutating func write(_ response: PlaceResponse) throws {
+        append("{\"attribution\":")
+        write(string: response.attribution)
+        append(",\"place\":")
+        try write(response.place)
+        append("}")
+    }
+
+    mutating func write(_ place: PlaceDTO) throws {
+        append("{\"countryCode\":")
+        write(string: place.countryCode)
+        append(",\"id\":")
+        write(string: place.id)
+        append(",\"label\":")
+        write(string: place.label)
+        append(",\"location\":{\"lat\":")
+        try write(number: place.location.lat, key: "lat")
+        append(",\"lon\":")
+        try write(number: place.location.lon, key: "lon")
+        append("},\"name\":")
+        write(string: place.name)
+        append(",\"population\":")
+        append(place.population.description)
+        append(",\"postalCode\":")
+        if let postalCode = place.postalCode { write(string: postalCode) } else { append("null") }
+        append(",\"region\":")
+        if let region = place.region { write(string: region) } else { append("null") }
         append("}")
     }
 
@@ -182,6 +223,24 @@ extension AnimalDTO {
     /// This animal as JSON, exactly as `PetAPICoding.makeEncoder()` encodes it.
     public func jsonBytes() throws -> [UInt8] {
         var writer = AnimalJSONWriter(capacity: 512)
+        try writer.write(self)
+        return writer.bytes
+    }
+}
+
+extension PlaceListResponse {
+    /// These suggestions as JSON, exactly as `PetAPICoding.makeEncoder()` encodes them.
+    public func jsonBytes() throws -> [UInt8] {
+        var writer = AnimalJSONWriter(capacity: 128 + 256 * places.count)
+        try writer.write(self)
+        return writer.bytes
+    }
+}
+
+extension PlaceResponse {
+    /// This place as JSON, exactly as `PetAPICoding.makeEncoder()` encodes it.
+    public func jsonBytes() throws -> [UInt8] {
+        var writer = AnimalJSONWriter(capacity: 384)
         try writer.write(self)
         return writer.bytes
     }

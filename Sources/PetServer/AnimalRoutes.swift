@@ -104,5 +104,6 @@ func buildRouter(
             body: ByteBuffer(bytes: try AnimalDTO(animal).jsonBytes()), headers: HTTPCaching.headers(entityTag: bodyTag)
         )
     }
+    if let places = store as? any PlaceStore { router.addPlaceRoutes(places: places) }
     return router
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Logging
 import NIOCore
@@ -18,7 +19,7 @@ public func buildApplication(
 ) async throws -> some ApplicationProtocol {
     let logger = configuration.makeLogger()
     let database = try DatabaseAddress(configuration.database)
-    let store: any BulkLoadingAnimalStore
+    let store: any BulkLoadingAnimalStore & PlaceStore
     var services: [any Service] = []
     switch database {
     case .sqlite(let path):
@@ -51,6 +52,7 @@ public func buildApplication(
         logger: logger
     )
     let demoPets = configuration.demoPetsWhenEmpty
+    let placesFile = configuration.placesWhenEmpty
     app.beforeServerStarts {
         if let postgres = store as? PostgresAnimalStore, postgres.isReadOnly {
             logger.info("read-only database (a standby?): serving what the primary writes, seeding nothing")
@@ -58,6 +60,11 @@ public func buildApplication(
         }
         let added = try await store.addDemoPetsIfEmpty(count: demoPets)
         if added > 0 { logger.info("seeded demo pets", metadata: ["count": "\(added)"]) }
+        if let file = placesFile, try await store.placeCount() == 0 {
+            let places = try GazetteerFile.parse(try Data(contentsOf: file))
+            let stored = try await store.replacePlaces(with: places)
+            logger.info("loaded places", metadata: ["count": "\(stored)", "file": "\(file.lastPathComponent)"])
+        }
     }
     return app
 }

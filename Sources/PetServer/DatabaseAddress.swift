@@ -50,7 +50,7 @@ public enum DatabaseAddress: Sendable, Equatable, CustomStringConvertible {
     /// with it, and closes it on every way out of `body`, a thrown error included.
     public func withStore<Result: Sendable>(
         logger: Logger = PetServerConfiguration.logger(),
-        _ body: (any BulkLoadingAnimalStore) async throws -> Result
+        _ body: (any BulkLoadingAnimalStore & PlaceStore) async throws -> Result
     ) async throws -> Result {
         switch self {
         case .sqlite(let path):

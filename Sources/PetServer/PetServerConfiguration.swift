@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 
 /// How the server runs: ``buildApplication(configuration:onServerRunning:)``, `petspot serve` and
@@ -25,6 +26,9 @@ public struct PetServerConfiguration: Sendable {
     public var dataVersionInterval: Duration
     /// Where counting stops for a nearby or filtered listing (``AnimalPage/totalCountIsExact``).
     public var countCap: Int
+    /// A gazetteer file (``GazetteerFile``) loaded when the database holds no place; nil loads none.
+    /// `petspot serve` gives the bundled one (``GazetteerFile/bundled``).
+    public var placesWhenEmpty: URL?
     /// Timeouts and the connection limit (``ConnectionLimits``).
     public var connectionLimits: ConnectionLimits
 
@@ -44,7 +48,8 @@ public struct PetServerConfiguration: Sendable {
         responseCacheBytes: Int = defaultResponseCacheBytes,
         dataVersionInterval: Duration = defaultDataVersionInterval,
         countCap: Int = AnimalPage.defaultCountCap,
-        connectionLimits: ConnectionLimits = ConnectionLimits()
+        connectionLimits: ConnectionLimits = ConnectionLimits(),
+        placesWhenEmpty: URL? = nil
     ) {
         self.host = host
         self.port = port
@@ -56,6 +61,7 @@ public struct PetServerConfiguration: Sendable {
         self.dataVersionInterval = dataVersionInterval
         self.countCap = countCap
         self.connectionLimits = connectionLimits
+        self.placesWhenEmpty = placesWhenEmpty
     }
 
     /// The server's logger, at ``logLevel``.

@@ -115,6 +115,24 @@ enum PostgresMigration {
                 "CREATE INDEX pet_location ON \(table) USING gist (location)",
                 "UPDATE \"\(schema)\".pet_stats SET version = version + 1",
             ]),
+            // The gazetteer, as SQLite's migration v10 keeps it (SQLitePlaces.schema says why the
+            // prefix table).
+            (11, "places a person can choose instead of sharing their location", [
+                """
+                CREATE TABLE "\(schema)".place (
+                    id text COLLATE "C" PRIMARY KEY, name text NOT NULL, region text, country text NOT NULL,
+                    lat float8 NOT NULL, lon float8 NOT NULL, population bigint NOT NULL,
+                    postal_code text COLLATE "C", label text NOT NULL, key text COLLATE "C" NOT NULL)
+                """,
+                "CREATE INDEX place_key ON \"\(schema)\".place (key) WHERE postal_code IS NULL",
+                "CREATE INDEX place_postal_code ON \"\(schema)\".place (postal_code) WHERE postal_code IS NOT NULL",
+                """
+                CREATE TABLE "\(schema)".place_prefix (
+                    prefix text COLLATE "C" NOT NULL, population bigint NOT NULL, id text COLLATE "C" NOT NULL)
+                """,
+                // In the order a suggestion list shows them (a primary key cannot be descending).
+                "CREATE UNIQUE INDEX place_prefix_order ON \"\(schema)\".place_prefix (prefix, population DESC, id)",
+            ]),
         ]
     }
 

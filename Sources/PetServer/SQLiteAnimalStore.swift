@@ -246,6 +246,9 @@ public struct SQLiteAnimalStore: AnimalStore {
             // The last statement: every listing's body changed with this release (counts are capped
             // and say so), so no ETag of the old bodies may name a new one.
         }
+        migrator.registerMigration("v10: places a person can choose instead of sharing their location") { db in
+            try db.execute(sql: SQLitePlaces.schema)
+        }
         return migrator
     }
 

@@ -6,7 +6,7 @@ struct PetSpotCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "petspot",
         abstract: "PetSpot: the pet-adoption startup screen, its simulated iPhone and its listing server.",
-        subcommands: [DemoCommand.self, RunCommand.self, ExploreCommand.self, AppiumCommand.self, ServeCommand.self, SeedCommand.self, ImportCommand.self, BenchCommand.self, CheckPlistCommand.self]
+        subcommands: [DemoCommand.self, RunCommand.self, ExploreCommand.self, AppiumCommand.self, ServeCommand.self, SeedCommand.self, ImportCommand.self, PlacesCommand.self, BenchCommand.self, CheckPlistCommand.self]
     )
 
     /// Runs the chosen command; the one place the tool exits with a failure status (see ``CommandError``).

@@ -11,10 +11,12 @@ import UnixSignals
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the pets API (GET /api/pets, /api/pets/{id}, /health, /openapi.yaml).",
+        abstract: "Serve the pets API (GET /api/pets, /api/pets/{id}, /api/places, /api/places/{id}, /health, /openapi.yaml).",
         discussion: """
             The database is created and migrated on first start; when it is empty it receives \
-            \(PetServerConfiguration.defaultDemoPetCount) demo pets.
+            \(PetServerConfiguration.defaultDemoPetCount) demo pets, and when it holds no place, the \
+            bundled gazetteer (GeoNames cities of 1,000 inhabitants or more and US ZIP codes; \
+            `petspot places import FILE` loads a newer one).
             """
     )
 
@@ -62,6 +64,9 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: "By default the open-file limit (which the server first raises to its hard limit) less a quarter of it, at most 1024, kept for the database and the log. A connection beyond it closes an idle one (or else one whose request is still arriving) to make room, or is closed itself when every connection is being answered; a warning says so at most every 10 s."
     ))
     var maxConnections: Int?
+
+    @Flag(inversion: .prefixedNo, help: "Load the bundled gazetteer into a database that holds no place (--no-places leaves it empty: GET /api/places then finds nothing).")
+    var places = true
 
     @Option(help: ArgumentHelp(
         "The least severe level logged.",
@@ -111,7 +116,7 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = PetServerConfiguration(
             host: host, port: port, database: database, logLevel: logLevel,
             responseCacheEntries: responseCacheEntries, responseCacheBytes: responseCacheBytes, dataVersionInterval: .milliseconds(dataVersionIntervalMs),
-            countCap: countCap, connectionLimits: limits
+            countCap: countCap, connectionLimits: limits, placesWhenEmpty: places ? GazetteerFile.bundled : nil
         )
         let app = try await buildApplication(configuration: configuration)
         // SIGTERM or SIGINT asks for a graceful shutdown; one that takes longer than 10 s becomes

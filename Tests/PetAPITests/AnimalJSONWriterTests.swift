@@ -67,6 +67,29 @@ import Testing
         }
     }
 
+    @Test func givenRandomAndHostilePlaces_whenWritten_thenTheBytesAreThoseOfTheAPIEncoder() throws {
+        var random = SplitMix64(seed: 42)
+        let encoder = PetAPICoding.makeEncoder()
+        for size in [0, 1, 2, 10] {
+            let places = try (0..<size).map { _ in
+                func text() -> String { random.pick(Self.hostileStrings) + random.pick(Self.hostileStrings) }
+                let place = Place(
+                    id: text(), name: text(), region: random.unit() < 0.5 ? nil : text(), countryCode: text(),
+                    location: try GeoCoordinate(latitude: random.unit() * 180 - 90, longitude: random.unit() * 360 - 180),
+                    population: random.pick([0, 1, 12_400_232, Int.max]), postalCode: random.unit() < 0.5 ? nil : text(), label: text()
+                )
+                return PlaceDTO(place)
+            }
+            let list = PlaceListResponse(places: places)
+            #expect(try list.jsonBytes() == Array(try encoder.encode(list)))
+            for place in places {
+                let one = PlaceResponse(place: place)
+                #expect(try one.jsonBytes() == Array(try encoder.encode(one)))
+                #expect(try PetAPICoding.makeDecoder().decode(PlaceResponse.self, from: Data(try one.jsonBytes())) == one)
+            }
+        }
+    }
+
     @Test func givenAPageFromAServerBeforeCappedCounts_whenDecoded_thenItsCountIsExact() throws {
         let old = #"{"animals":[],"pagination":{"limit":20,"page":1,"totalCount":3,"totalPages":1}}"#
         let page = try PetAPICoding.makeDecoder().decode(AnimalListResponse.self, from: Data(old.utf8))
