@@ -27,6 +27,8 @@
 #     dogs         the same points with species=dog: "dogs near me"
 #     filtered     the same points with a filter (one or two species, sometimes a sex or age band),
 #                  half of them newest first (sort=recent), each queried and encoded
+#     places       GET /api/places?q=… with one- to four-letter prefixes of 4,096 real city names
+#                  (cities of 15,000 inhabitants or more in the bundled gazetteer), as a person types
 #
 # and prints requests/s, p50 and p99 latency per store and kind and each kind's ratio to its own
 # server's health. Then, with the servers stopped, it runs the nearby, dogs and filtered queries on the
@@ -146,6 +148,28 @@ for path, paths in ((sys.argv[1], nearby), (sys.argv[2], filtered), (sys.argv[3]
         out.write("\n".join(paths) + "\n")
 PY
 
+# Prefixes of real city names, as typed (lowercase, one to four letters), percent-encoded.
+python3 - "$work/places.lua" <<'PY'
+import random, sys, urllib.parse
+names = []
+with open("Sources/PetServer/Resources/places.tsv", encoding="utf-8") as file:
+    next(file)
+    for line in file:
+        fields = line.rstrip("\n").split("\t")
+        if fields[0].startswith("geonames:") and int(fields[6]) >= 15000:
+            names.append(fields[1])
+if not names:
+    sys.exit("bench-http: no cities found in Sources/PetServer/Resources/places.tsv")
+rng = random.Random(42)
+paths = []
+for _ in range(4096):
+    name = rng.choice(names).lower()
+    paths.append("/api/places?q=" + urllib.parse.quote(name[:rng.randint(1, 4)]))
+with open(sys.argv[1], "w") as out:
+    out.write("local paths = {\n" + ",\n".join(f'  "{p}"' for p in paths) + "\n}\n")
+    out.write("local i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format(\"GET\", paths[i])\nend\n")
+PY
+
 engine() { # STORE KIND DATABASE: the kind's queries on the store alone; appends a row for server "engine"
     local store="$1" kind="$2" db="$3" line rate requests
     echo "== $store, engine: $kind" >&2
@@ -216,6 +240,7 @@ bench_store() { # STORE DATABASE: seeds DATABASE, serves it twice, measures ever
     measure "$store" uncached nearby "$uncached/api/pets" -s "$work/nearby.lua"
     measure "$store" uncached dogs "$uncached/api/pets" -s "$work/dogs.lua"
     measure "$store" uncached filtered "$uncached/api/pets" -s "$work/filtered.lua"
+    measure "$store" uncached places "$uncached/api/places" -s "$work/places.lua"
     stop_servers
     engine "$store" nearby "$db"
     engine "$store" dogs "$db"

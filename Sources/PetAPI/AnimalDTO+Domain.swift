@@ -19,16 +19,17 @@ extension AnimalDTO {
     /// The domain animal this DTO describes, after checking every field.
     /// - Throws: ``AnimalValidationError`` naming the first field that is wrong.
     ///
-    /// `storedBefore` reads a stored row: an id of up to 128 characters passes, as the import took
-    /// them before ids were counted in scalars — a pet stored then is still served (only a
-    /// `nextCursor` after it, over 128 scalars, is one the server refuses).
-    public func toDomain(storedBefore: Bool = false) throws(AnimalValidationError) -> Animal {
+    /// `allowingOlderIDs` reads what a store holds or a server sends: an id of up to 128 characters
+    /// passes, as the import took them before ids were counted in scalars — a pet stored then is
+    /// still served and shown (only a `nextCursor` after it, over 128 scalars, is one the server
+    /// refuses). The import checks without it.
+    public func toDomain(allowingOlderIDs: Bool = false) throws(AnimalValidationError) -> Animal {
         func fail(_ field: String, _ message: String) -> AnimalValidationError {
             AnimalValidationError(field: field, message: message)
         }
         // Every stored pet read back passes here: the cheap tests first (AnimalID's; a visible ASCII
         // first byte means not blank), the exact ones when they fail.
-        guard storedBefore ? AnimalID.mayNameStoredPet(id) : AnimalID.hasAllowedLength(id) else {
+        guard allowingOlderIDs ? AnimalID.mayNameStoredPet(id) : AnimalID.hasAllowedLength(id) else {
             throw fail("id", AnimalID.lengthRule)
         }
         guard name.utf8.first.map({ (0x21..<0x7f).contains($0) }) == true || !name.trimmingCharacters(in: .whitespaces).isEmpty

@@ -42,7 +42,7 @@ public struct AnimalRepository: AnimalRepositoryProtocol {
     }
 
     public let configuration: Configuration
-    private let session: URLSession
+    let session: URLSession
 
     public init(configuration: Configuration, session: URLSession = .shared) {
         self.configuration = configuration
@@ -126,7 +126,7 @@ public struct AnimalRepository: AnimalRepositoryProtocol {
         animals.reserveCapacity(list.animals.count)
         for (index, dto) in list.animals.enumerated() {
             do {
-                animals.append(try dto.toDomain())
+                animals.append(try dto.toDomain(allowingOlderIDs: true))
             } catch {
                 throw .decoding(message: "animals[\(index)].\(error.field) \(error.message)")
             }

@@ -202,7 +202,7 @@ extension AnimalDTO {
     /// - Throws: ``AnimalStoreError/corruptRow(id:field:)`` naming the first field that is wrong.
     func storedAnimal() throws(AnimalStoreError) -> Animal {
         do {
-            return try toDomain(storedBefore: true)
+            return try toDomain(allowingOlderIDs: true)
         } catch {
             throw .corruptRow(id: id, field: error.field)
         }

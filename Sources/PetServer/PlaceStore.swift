@@ -26,10 +26,30 @@ enum PlaceSearch {
         "ł": "l", "ø": "o", "đ": "d", "ð": "d", "ħ": "h", "ı": "i", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th",
     ]
 
+    /// Whether `text` may be a postal code: every one the gazetteer holds has a digit.
+    static func mayBePostalCode(_ text: String) -> Bool {
+        text.utf8.contains { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+
     /// Lowercase, without accents (canonical and compatibility decomposition, combining marks
     /// dropped), every run of other than letters and digits one space: `Saint-Étienne` is
     /// `saint etienne`, `São Paulo` is `sao paulo`, `KÖLN` is `koln`.
     static func fold(_ text: String) -> String {
+        // What a person types is mostly ASCII: folded here byte by byte, without Foundation's
+        // decomposition (most of a suggestion request's time before this).
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(text.utf8.count)
+            var pendingSpace = false
+            for byte in text.utf8 {
+                let isAlphanumeric = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                guard isAlphanumeric else { pendingSpace = true; continue }
+                if pendingSpace, !bytes.isEmpty { bytes.append(0x20) }
+                pendingSpace = false
+                bytes.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
         var folded = ""
         var pendingSpace = false
         for scalar in text.lowercased().decomposedStringWithCompatibilityMapping.unicodeScalars {

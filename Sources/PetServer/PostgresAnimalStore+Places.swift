@@ -13,7 +13,7 @@ extension PostgresAnimalStore: PlaceStore {
         let code = query.text
         let limit = query.limit
         return try await withConnection { connection in
-            var places = try await Self.places(connection.query("""
+            var places = !PlaceSearch.mayBePostalCode(code) ? [] : try await Self.places(connection.query("""
                 SELECT \(unescaped: Self.placeColumns) FROM \(unescaped: placeTable) p
                 WHERE p.postal_code = \(code) ORDER BY p.id LIMIT \(limit)
                 """, logger: logger))

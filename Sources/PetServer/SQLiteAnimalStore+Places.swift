@@ -51,23 +51,24 @@ extension SQLiteAnimalStore: PlaceStore {
         let code = query.text
         let limit = query.limit
         return try await read { db in
-            var places = try Row.fetchAll(db, sql: """
+            // Every postal code the gazetteer holds has a digit: a name alone needs no second lookup.
+            var places = !PlaceSearch.mayBePostalCode(code) ? [] : try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT \(SQLitePlaces.columns) FROM place p WHERE p.postal_code = ? ORDER BY p.id LIMIT ?
-                """, arguments: [code, limit]).map(SQLitePlaces.place(from:))
+                """), arguments: [code, limit]).map(SQLitePlaces.place(from:))
             let wanted = limit - places.count
             guard wanted > 0, !key.isEmpty else { return places }
             let named: [Row]
             if key.count <= PlaceSearch.indexedPrefixLength {
-                named = try Row.fetchAll(db, sql: """
+                named = try Row.fetchAll(db.cachedStatement(sql: """
                     SELECT \(SQLitePlaces.columns) FROM place_prefix x JOIN place p ON p.id = x.id
                     WHERE x.prefix = ? ORDER BY x.population DESC, x.id LIMIT ?
-                    """, arguments: [key, wanted])
+                    """), arguments: [key, wanted])
             } else {
-                named = try Row.fetchAll(db, sql: """
+                named = try Row.fetchAll(db.cachedStatement(sql: """
                     SELECT \(SQLitePlaces.columns) FROM place p INDEXED BY place_key
                     WHERE p.key >= ? AND p.key < ? AND p.postal_code IS NULL
                     ORDER BY p.population DESC, p.id LIMIT ?
-                    """, arguments: [key, PlaceSearch.upperBound(of: key), wanted])
+                    """), arguments: [key, PlaceSearch.upperBound(of: key), wanted])
             }
             places += try named.map(SQLitePlaces.place(from:))
             return places
@@ -76,7 +77,7 @@ extension SQLiteAnimalStore: PlaceStore {
 
     public func place(id: String) async throws -> Place? {
         try await read { db in
-            try Row.fetchOne(db, sql: "SELECT \(SQLitePlaces.columns) FROM place p WHERE p.id = ?", arguments: [id])
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(SQLitePlaces.columns) FROM place p WHERE p.id = ?"), arguments: [id])
                 .map(SQLitePlaces.place(from:))
         }
     }

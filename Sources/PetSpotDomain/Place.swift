@@ -30,3 +30,9 @@ public struct Place: Sendable, Hashable, Codable, Identifiable {
         self.label = label
     }
 }
+
+/// Where suggestions of places come from (`GET /api/places`): places whose name starts with `text`
+/// (accents and case aside) or whose postal code is `text`, best first.
+public protocol PlaceSearching: Sendable {
+    func searchPlaces(_ text: String, limit: Int) async throws -> [Place]
+}

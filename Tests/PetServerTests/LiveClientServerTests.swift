@@ -123,6 +123,23 @@ private let isLinux = false
         }
     }
 
+    @Test func givenTheGazetteer_whenTheClientSearchesPlaces_thenItGetsTheServersSuggestionsAndItsRefusals() async throws {
+        let path = AnimalFixtures.temporaryDatabasePath()
+        try await SQLiteAnimalStore(path: path).replacePlaces(with: PlaceStoreContract.sample)
+        let app = try await AnimalFixtures.application([], path: path)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
+            let repository = AnimalRepository(baseURL: url)
+            let places = try await repository.searchPlaces("São P", limit: 3)
+            #expect(places.first?.name == "São Paulo")
+            #expect(places.first?.location == (try GeoCoordinate(latitude: -23.55, longitude: -46.64)))
+            #expect(places.count <= 3)
+            #expect(try await repository.searchPlaces("10001", limit: 10).map(\.label) == ["New York, NY 10001"])
+            await #expect(throws: AnimalRepositoryError.self) { _ = try await repository.searchPlaces("ly", limit: 11) }
+        }
+    }
+
     @Test func givenRadiusTheServerRefuses_whenFetching_thenHTTPStatusErrorCarriesTheServersBody() async throws {
         try await withLiveServer { url in
             let repository = AnimalRepository(configuration: .init(baseURL: url, radiusKm: 900))

@@ -130,3 +130,17 @@ struct PostgresPlaceStoreTests {
         #expect(places.contains { $0.name == "Lyon" && $0.countryCode == "FR" && $0.label == "Lyon, France" })
     }
 }
+
+extension GazetteerFileTests {
+    /// The ASCII fast path folds as the general one does.
+    @Test func givenASCIIText_whenFolded_thenAsTheGeneralPathFoldsIt() {
+        var random = SplitMix64(seed: 5)
+        let alphabet = Array("aZ09 -'.,!~\t" + "Saint-Etienne NEW york")
+        for _ in 0..<2_000 {
+            let text = String((0..<random.index(12)).map { _ in alphabet[random.index(alphabet.count)] })
+            // A non-ASCII suffix sends the same text down the general path; the suffix folds to nothing.
+            let general = PlaceSearch.fold(text + "\u{301}")
+            #expect(PlaceSearch.fold(text) == general, "\(text.debugDescription)")
+        }
+    }
+}
