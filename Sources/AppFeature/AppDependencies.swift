@@ -21,6 +21,10 @@ public struct AppDependencies {
     public var locationSessions: (any LocationServiceSessions)?
     /// Where the listing comes from.
     public var pets: any AnimalRepositoryProtocol
+    /// Where place suggestions come from; nil: the app offers no place to choose.
+    public var places: (any PlaceSearching)?
+    /// Where the chosen place is remembered across launches.
+    public var placeMemory: (any PlaceMemory)?
     /// Opens the app's page in Settings, for both screens.
     public var settingsOpener: SettingsOpener
     /// Remembers the once-per-install Always request across launches.
@@ -42,6 +46,8 @@ public struct AppDependencies {
         locationManager: any LocationManaging,
         locationSessions: (any LocationServiceSessions)? = nil,
         pets: any AnimalRepositoryProtocol,
+        places: (any PlaceSearching)? = nil,
+        placeMemory: (any PlaceMemory)? = nil,
         settingsOpener: SettingsOpener,
         ledger: any PermissionLedger,
         clock: any Clock<Duration> = ContinuousClock(),
@@ -54,6 +60,8 @@ public struct AppDependencies {
         self.locationManager = locationManager
         self.locationSessions = locationSessions
         self.pets = pets
+        self.places = places
+        self.placeMemory = placeMemory
         self.settingsOpener = settingsOpener
         self.ledger = ledger
         self.clock = clock
@@ -81,7 +89,10 @@ extension AppModel {
             locationService: location,
             animalRepository: dependencies.pets,
             settingsOpener: settingsOpener,
-            localizer: dependencies.localizer
+            localizer: dependencies.localizer,
+            places: dependencies.places,
+            placeMemory: dependencies.placeMemory,
+            clock: dependencies.clock
         )
         let permissions = PermissionManager(
             locationService: location,

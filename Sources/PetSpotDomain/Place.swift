@@ -36,3 +36,21 @@ public struct Place: Sendable, Hashable, Codable, Identifiable {
 public protocol PlaceSearching: Sendable {
     func searchPlaces(_ text: String, limit: Int) async throws -> [Place]
 }
+
+/// Where the chosen place is remembered across launches: UserDefaults on iOS, the simulated phone's
+/// storage in scenarios. Synchronous, as UserDefaults is: the first screen reads it as it appears.
+@MainActor
+public protocol PlaceMemory: AnyObject {
+    /// The place remembered; nil when none is (setting nil forgets it).
+    var place: Place? { get set }
+}
+
+/// A ``PlaceMemory`` in memory: it lasts as long as the object (a scenario's phone, a test).
+@MainActor
+public final class InMemoryPlaceMemory: PlaceMemory {
+    public var place: Place?
+
+    public init(_ place: Place? = nil) {
+        self.place = place
+    }
+}

@@ -27,6 +27,13 @@ public struct UserLocation: Sendable, Equatable, Hashable {
         self.timestamp = timestamp
     }
 
+    /// A point known to be valid, of no uncertainty: the center of a place the person chose.
+    public init(coordinate: GeoCoordinate, timestamp: Date) {
+        self.coordinate = coordinate
+        self.horizontalAccuracy = 0
+        self.timestamp = timestamp
+    }
+
     /// The same fix with its coordinate rounded to `decimals` places (2 places ≈ 1 km), for sending
     /// no more precision than a feature needs.
     public func rounded(toDecimals decimals: Int) -> UserLocation {

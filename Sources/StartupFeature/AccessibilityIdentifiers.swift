@@ -7,6 +7,26 @@ public enum AccessibilityIdentifiers {
         public static let cancel = "startup.permissionPopup.cancel"
         public static let title = "startup.permissionPopup.title"
         public static let message = "startup.permissionPopup.message"
+        /// "Choose a place instead": the third action.
+        public static let choosePlace = "startup.permissionPopup.choosePlace"
+    }
+
+    /// Choosing a place instead of sharing location: the header's controls and the picker.
+    public enum Place {
+        /// "Choose a Place" in the listing's header.
+        public static let choose = "startup.place.choose"
+        /// The clear control beside "Pets near Lyon".
+        public static let clear = "startup.place.clear"
+        /// The picker and its parts.
+        public static let picker = "startup.place.picker"
+        public static let searchField = "startup.place.searchField"
+        public static let close = "startup.place.close"
+        public static let failed = "startup.place.failed"
+        public static let noResults = "startup.place.noResults"
+        public static let attribution = "startup.place.attribution"
+
+        /// One suggestion, by the place's id.
+        public static func suggestion(id: String) -> String { "startup.place.suggestion.\(id)" }
     }
 
     /// The listing and its states.

@@ -26,9 +26,11 @@ extension AnimalListViewModel {
         return L10n.nothingNearby(localizer)
     }
 
-    /// "18 pets near you" / "20 pets, newest first" above a listing that has pets; nil otherwise.
+    /// "18 pets near you" / "20 pets, newest first" / "Pets near Lyon" above a listing that has pets;
+    /// nil otherwise.
     public var listingSummary: String? {
         guard let listing = state.listing, !listing.animals.isEmpty else { return nil }
+        if let place = listing.place { return L10n.nearPlace(place.name, localizer) }
         return L10n.listSummary(count: listing.animals.count, nearby: listing.queriedNearLocation, localizer)
     }
 

@@ -37,6 +37,31 @@ public final class AnimalListViewModel {
     /// The language and locale of every text the screen shows.
     public let localizer: Localizer
 
+    /// The place picker; nil when the app has no gazetteer to search.
+    public let placePicker: PlacePickerModel?
+    /// The place the person chose instead of sharing location, if any.
+    public var chosenPlace: Place? { state.chosenPlace }
+    /// Whether the place picker shows.
+    public var isChoosingPlace: Bool { state.isChoosingPlace }
+    /// The picker's field, for a text field's binding: what is set is typed.
+    public var placeSearchText: String {
+        get { placePicker?.text ?? "" }
+        set { placePicker?.type(newValue) }
+    }
+    /// Whether the picker shows, for a sheet's binding: SwiftUI writes `false` when the person swipes
+    /// it away, which closes it as Close does.
+    public var isPlacePickerPresented: Bool {
+        get { state.isChoosingPlace }
+        set { newValue ? openPlacePicker() : closePlacePicker() }
+    }
+    /// Whether the listing on screen was asked near the chosen place (the header then says "Pets near
+    /// …" and offers to clear it).
+    public var listingIsNearChosenPlace: Bool { state.listing?.place != nil }
+    /// Whether the header offers "Choose a place": whenever the listing is without the person's location.
+    public var offersPlaceChoice: Bool {
+        placePicker != nil && state.listing.map { !$0.queriedNearLocation } ?? false
+    }
+
     /// Receives every ``StartupEvent`` as the machine's steps happen, for an event log.
     @ObservationIgnored public var onEvent: (@MainActor (StartupEvent) -> Void)?
 
@@ -44,6 +69,7 @@ public final class AnimalListViewModel {
     @ObservationIgnored private let animalRepository: any AnimalRepositoryProtocol
     /// The popup's "Go to Settings": this app's page in Settings.
     @ObservationIgnored private let settingsOpener: SettingsOpener
+    @ObservationIgnored private let placeMemory: (any PlaceMemory)?
     /// Runs ``StartupMachine`` over ``state``: this model's ``step(_:)`` and ``perform(_:)``.
     @ObservationIgnored private lazy var runner: EffectRunner<StartupMachine.Event, StartupMachine.Effect, StartupEvent> = {
         // Unowned: the runner is this model's own and never outlives it.
@@ -65,13 +91,19 @@ public final class AnimalListViewModel {
         animalRepository: any AnimalRepositoryProtocol,
         settingsOpener: SettingsOpener,
         coordinateDecimals: Int = 2,
-        localizer: Localizer = .system
+        localizer: Localizer = .system,
+        places: (any PlaceSearching)? = nil,
+        placeMemory: (any PlaceMemory)? = nil,
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.localizer = localizer
         self.locationService = locationService
         self.animalRepository = animalRepository
         self.settingsOpener = settingsOpener
-        self.state = StartupMachine.State(coordinateDecimals: coordinateDecimals)
+        self.placeMemory = placeMemory
+        self.placePicker = places.map { PlacePickerModel(search: $0, clock: clock) }
+        self.state = StartupMachine.State(coordinateDecimals: coordinateDecimals, chosenPlace: placeMemory?.place)
+        placePicker?.onEvent = { [weak self] in self?.onEvent?($0) }
     }
 
     deinit {
@@ -91,6 +123,28 @@ public final class AnimalListViewModel {
 
     /// Retry after a failed query.
     public func retry() { send(.retryTapped) }
+
+    /// "Choose a place", in the header or as the popup's third action: the picker opens, empty.
+    public func openPlacePicker() {
+        guard placePicker != nil else { return }
+        placePicker?.reset()
+        send(.choosePlaceTapped)
+    }
+
+    /// The picker closes without a choice.
+    public func closePlacePicker() {
+        placePicker?.reset()
+        send(.placePickerClosed)
+    }
+
+    /// The person picked `place`: the listing becomes the pets near it, and it is remembered.
+    public func choosePlace(_ place: Place) {
+        placePicker?.reset()
+        send(.placeChosen(place))
+    }
+
+    /// The clear control: back to the listing without a place.
+    public func clearPlace() { send(.placeCleared) }
 
     /// Pull to refresh: re-reads the status, locates when authorized and queries; returns when the
     /// load has finished (what `.refreshable` waits for).
@@ -122,6 +176,7 @@ public final class AnimalListViewModel {
     /// Returns when no effect is running (effects that start others are waited for too), or as soon
     /// as the calling task is cancelled: cancelling stops the wait, never the screen's work.
     public func waitUntilIdle() async {
+        await placePicker?.waitUntilIdle()
         await runner.waitUntilIdle()
     }
 
@@ -159,6 +214,17 @@ public final class AnimalListViewModel {
                     self.send(.animalsFailed(String(describing: error)))
                 }
             }
+        case .fetchAnimalsNearPlace(let place):
+            return {
+                do {
+                    self.send(.animalsLoaded(try await animalRepository.fetchAnimals(near: place.queryLocation)))
+                } catch {
+                    self.send(.animalsFailed(String(describing: error)))
+                }
+            }
+        case .rememberPlace(let place):
+            placeMemory?.place = place
+            return nil
         }
     }
 

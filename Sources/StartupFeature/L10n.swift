@@ -39,6 +39,17 @@ public enum L10n {
         case speciesRabbit = "species_rabbit"
         case speciesBird = "species_bird"
         case speciesOther = "species_other"
+        case popupChoosePlaceButton = "location_permission_popup_choose_place_button"
+        case popupChoosePlaceHint = "location_permission_popup_choose_place_hint"
+        case placeChooseButton = "place_choose_button"
+        case placeChooseHint = "place_choose_hint"
+        case placeClearButton = "place_clear_button"
+        case placeClearHint = "place_clear_hint"
+        case placeSearchPlaceholder = "place_search_placeholder"
+        case placeSearchFailed = "place_search_failed"
+        case placeSearchNoResults = "place_search_no_results"
+        case placeSearchCloseButton = "place_search_close_button"
+        case listNearPlace = "animal_list_near_place"
     }
 
     /// Every plural entry of the table.
@@ -102,6 +113,11 @@ public enum L10n {
     public static func listSummary(count: Int, nearby: Bool, _ localizer: Localizer = .system) -> String {
         let key: PluralKey = nearby ? .listSummaryNearby : .listSummaryEverywhere
         return table.plural(key.rawValue, localizer.language, number: localizer.number(count), operands: PluralOperands(count))
+    }
+
+    /// "Pets near Lyon": the place's name as the server gives it, never translated.
+    public static func nearPlace(_ name: String, _ localizer: Localizer = .system) -> String {
+        table.string(Key.listNearPlace.rawValue, localizer.language, name)
     }
 
     // MARK: Static names, in the device's language

@@ -27,11 +27,15 @@ public struct PermissionPopupContent: Equatable, Sendable {
     public var message: String
     public var settingsButton: String
     public var cancelButton: String
+    /// "Choose a place instead": the third action, when the app can search places.
+    public var choosePlaceButton: String
 
     /// VoiceOver hint of the settings button: what it does.
     public var settingsHint: String
     /// VoiceOver hint of the cancel button.
     public var cancelHint: String
+    /// VoiceOver hint of the choose-a-place button.
+    public var choosePlaceHint: String
 
     /// The popup for `reason` in `localizer`'s language.
     public init(reason: PermissionPopupReason, localizer: Localizer = .system) {
@@ -49,5 +53,7 @@ public struct PermissionPopupContent: Equatable, Sendable {
         cancelButton = L10n.text(.popupCancelButton, localizer)
         settingsHint = L10n.text(.popupSettingsHint, localizer)
         cancelHint = L10n.text(.popupCancelHint, localizer)
+        choosePlaceButton = L10n.text(.popupChoosePlaceButton, localizer)
+        choosePlaceHint = L10n.text(.popupChoosePlaceHint, localizer)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import DeviceInterfaces
 import PetSpotDomain
 
@@ -13,6 +14,8 @@ public enum StartupEvent: Equatable, Sendable {
         case permissionGranted
         /// The status it explained changed otherwise (back to "not determined", say), so it closed itself.
         case statusChanged
+        /// "Choose a place instead": the place picker took its place.
+        case choosePlace
     }
 
     case screenAppeared
@@ -45,6 +48,14 @@ public enum StartupEvent: Equatable, Sendable {
     case retryTapped
     /// Pull to refresh started a load.
     case refreshRequested
+    /// Suggestions for what the person typed came (the last answer; earlier ones are dropped).
+    case placeSuggestions(count: Int)
+    /// Suggestions could not be had (the network failed); what was typed stays.
+    case placeSuggestionsFailed
+    /// The person chose a place (its id; a place's coordinates are public, the person's are not).
+    case placeChosen(id: String)
+    /// The person cleared the chosen place.
+    case placeCleared
 
     /// What starting `effect` is called in the log; nil for effects that are not logged.
     init?(starting effect: StartupMachine.Effect) {
@@ -53,7 +64,9 @@ public enum StartupEvent: Equatable, Sendable {
         case .requestAuthorization: self = .permissionRequested
         case .requestLocation: self = .locationRequested
         case .fetchAnimals(let location): self = .queryStarted(near: location.map(SentCoordinates.init))
+        case .fetchAnimalsNearPlace(let place): self = .queryStarted(near: SentCoordinates(place.queryLocation))
         case .openSettings: self = .settingsOpened
+        case .rememberPlace: return nil
         }
     }
 }
@@ -70,4 +83,11 @@ public struct SentCoordinates: Equatable, Sendable, CustomStringConvertible, Cus
     public var description: String { "coordinates" }
     public var debugDescription: String { "coordinates" }
     public var customMirror: Mirror { Mirror(self, children: [:]) }
+}
+
+extension Place {
+    /// The place as a query's center: its coordinates (public, already rounded by the server).
+    public var queryLocation: UserLocation {
+        UserLocation(coordinate: location, timestamp: Date(timeIntervalSince1970: 0))
+    }
 }

@@ -112,7 +112,7 @@ private struct Transition {
             guard state.isQuerying else { return [] }
             log.append(.queryFinished(count: animals.count))
             switch state.activity {
-            case .querying(.some) where animals.isEmpty:
+            case .querying(.some) where animals.isEmpty, .queryingNearPlace where animals.isEmpty:
                 // Nobody within the radius: a located listing is never empty while there are pets, so
                 // the listing without coordinates follows, and the screen says why.
                 log.append(.noPetsNearby)
@@ -121,6 +121,8 @@ private struct Transition {
             case .querying(let location):
                 // FR-012: the listing shows when its query completes.
                 state.listing = Listing(animals: animals, queriedNearLocation: location != nil)
+            case .queryingNearPlace(let place):
+                state.listing = Listing(animals: animals, queriedNearLocation: false, place: place)
             case .queryingFallbackForNothingNearby:
                 state.listing = Listing(animals: animals, queriedNearLocation: false, isFallbackForNothingNearby: true)
             case .idle, .checkingStatus, .locating:
@@ -138,6 +140,33 @@ private struct Transition {
             state.loadFailure = reason
             state.activity = .idle
             return applyPendingStatus()
+
+        case .choosePlaceTapped:
+            // From the listing's header, or the popup's third action (which closes the popup: the
+            // listing behind it is already on its way).
+            if state.isPopupPresented {
+                log.append(.customPopupDismissed(.choosePlace))
+                state.popup = nil
+            }
+            state.isChoosingPlace = true
+            return []
+
+        case .placePickerClosed:
+            state.isChoosingPlace = false
+            return []
+
+        case .placeChosen(let place):
+            state.isChoosingPlace = false
+            state.chosenPlace = place
+            log.append(.placeChosen(id: place.id))
+            return [.rememberPlace(place)] + reloadForPlaceChange()
+
+        case .placeCleared:
+            state.isChoosingPlace = false
+            guard state.chosenPlace != nil else { return [] }
+            state.chosenPlace = nil
+            log.append(.placeCleared)
+            return [.rememberPlace(nil)] + reloadForPlaceChange()
 
         case .popupSettingsTapped:
             guard state.isPopupPresented else { return [] }
@@ -214,14 +243,23 @@ extension StartupMachine {
         public var hasBeenInBackground = false
         /// Decimal places kept in coordinates sent to the server (2 ≈ 1 km).
         public var coordinateDecimals: Int
+        /// The place the person chose instead of sharing their location, remembered across launches:
+        /// every query made without their location is made near it (docs/api.md, "Places").
+        public var chosenPlace: Place?
+        /// Whether the place picker shows.
+        public var isChoosingPlace = false
+        /// The chosen place changed while a step ran: the listing follows it when the step ends.
+        public var needsPlaceReload = false
 
         /// A fresh session.
         /// - Parameters:
         ///   - permissionStatus: What is assumed before the first check (`.notDetermined`).
         ///   - coordinateDecimals: Precision of the coordinates that leave the device.
-        public init(permissionStatus: LocationPermissionStatus = .notDetermined, coordinateDecimals: Int = 2) {
+        ///   - chosenPlace: The place remembered from an earlier launch, if any.
+        public init(permissionStatus: LocationPermissionStatus = .notDetermined, coordinateDecimals: Int = 2, chosenPlace: Place? = nil) {
             self.permissionStatus = permissionStatus
             self.coordinateDecimals = coordinateDecimals
+            self.chosenPlace = chosenPlace
         }
 
         /// Whether a step of the load is running (the screen shows progress).
@@ -230,7 +268,7 @@ extension StartupMachine {
         /// Whether a query is in flight.
         public var isQuerying: Bool {
             switch activity {
-            case .querying, .queryingFallbackForNothingNearby: true
+            case .querying, .queryingNearPlace, .queryingFallbackForNothingNearby: true
             case .idle, .checkingStatus, .locating: false
             }
         }
@@ -252,6 +290,8 @@ extension StartupMachine {
         case locating
         /// One query in flight, with the coordinates it carries (already rounded).
         case querying(near: UserLocation?)
+        /// One query in flight near the place the person chose (their location is not used).
+        case queryingNearPlace(Place)
         /// The query without coordinates that follows a query near the person that found nobody.
         case queryingFallbackForNothingNearby
     }
@@ -263,11 +303,14 @@ extension StartupMachine {
         /// The query near the person found nobody within the radius, so this is the listing without
         /// coordinates (newest first), and the screen says so.
         public var isFallbackForNothingNearby: Bool
+        /// The place the query was made near, when the person chose one instead of sharing location.
+        public var place: Place?
 
-        public init(animals: [Animal], queriedNearLocation: Bool, isFallbackForNothingNearby: Bool = false) {
+        public init(animals: [Animal], queriedNearLocation: Bool, isFallbackForNothingNearby: Bool = false, place: Place? = nil) {
             self.animals = animals
             self.queriedNearLocation = queriedNearLocation
             self.isFallbackForNothingNearby = isFallbackForNothingNearby
+            self.place = place
         }
     }
 
@@ -294,6 +337,14 @@ extension StartupMachine {
         case retryTapped
         /// Pull to refresh: re-read the status, locate when authorized, and query.
         case refreshRequested
+        /// "Choose a place": from the listing's header, or the custom popup's third action.
+        case choosePlaceTapped
+        /// The place picker went away without a choice.
+        case placePickerClosed
+        /// The person picked a place from the suggestions.
+        case placeChosen(Place)
+        /// The clear control: back to the listing without a place.
+        case placeCleared
     }
 
     /// Work the machine asks for; each result comes back as an ``Event``.
@@ -312,6 +363,10 @@ extension StartupMachine {
         case fetchAnimals(near: UserLocation?)
         /// Open this app's page in Settings (no answer).
         case openSettings
+        /// Query the listing near the chosen place; answered as ``fetchAnimals(near:)`` is.
+        case fetchAnimalsNearPlace(Place)
+        /// Remember the chosen place across launches (nil forgets it); no answer.
+        case rememberPlace(Place?)
     }
 }
 
@@ -409,11 +464,30 @@ extension Transition {
         return [.checkStatus]
     }
 
-    /// Starts the one query; coordinates leave the device rounded (departure 6).
+    /// Starts the one query; coordinates leave the device rounded (departure 6). Without the
+    /// person's location, the query is made near the place they chose, if they chose one.
     private mutating func startQuery(near location: UserLocation?) -> [Effect] {
+        state.needsPlaceReload = false
+        if location == nil, let place = state.chosenPlace {
+            begin(.queryingNearPlace(place))
+            return [.fetchAnimalsNearPlace(place)]
+        }
         let sent = location?.rounded(toDecimals: state.coordinateDecimals)
         begin(.querying(near: sent))
         return [.fetchAnimals(near: sent)]
+    }
+
+    /// The chosen place changed: a listing made without the person's location follows it — now, or
+    /// when the running step ends (FR-015: never two queries at once). A listing near the person
+    /// stays as it is.
+    private mutating func reloadForPlaceChange() -> [Effect] {
+        guard state.hasCheckedStatus else { return [] }  // the first load will use it
+        guard state.activity == .idle else {
+            state.needsPlaceReload = true
+            return []
+        }
+        if state.listing?.queriedNearLocation == true { return [] }
+        return startQuery(near: nil)
     }
 
     /// Logs what a status delivered by iOS (the stream, or the request's return once the answer is
@@ -487,6 +561,10 @@ extension Transition {
     }
 
     private mutating func applyPendingStatus() -> [Effect] {
+        if state.needsPlaceReload, state.pendingStatus == nil, state.listing?.queriedNearLocation != true {
+            return startQuery(near: nil)
+        }
+        state.needsPlaceReload = false
         guard let pending = state.pendingStatus else { return askAgainIfPossible() }
         state.pendingStatus = nil
         return applyStatusChange(to: pending)
