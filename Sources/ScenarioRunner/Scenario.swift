@@ -181,6 +181,13 @@ public struct Scenario: Sendable, Equatable {
         case pauseWalk
         case resumeWalk
         case endWalk
+        /// The person types `text` into the place picker (opening it from the listing's header if it
+        /// is closed): the whole field, as it reads after typing.
+        case searchPlace(String)
+        /// The person picks a suggestion: by its position (from 0) or by its id.
+        case choosePlace(PlaceChoice)
+        /// The clear control beside "Pets near …".
+        case clearPlace
 
         public var name: String {
             switch self {
@@ -203,6 +210,9 @@ public struct Scenario: Sendable, Equatable {
             case .pauseWalk: "pauseWalk"
             case .resumeWalk: "resumeWalk"
             case .endWalk: "endWalk"
+            case .searchPlace: "searchPlace"
+            case .choosePlace: "choosePlace"
+            case .clearPlace: "clearPlace"
             }
         }
     }
@@ -215,7 +225,23 @@ public struct Scenario: Sendable, Equatable {
     }
 
     public enum PopupButton: String, Sendable, Equatable, CaseIterable {
-        case goToSettings, cancel
+        case goToSettings, cancel, choosePlace
+    }
+
+    /// Which suggestion `choosePlace` picks.
+    public enum PlaceChoice: Sendable, Equatable {
+        case index(Int)
+        case id(String)
+    }
+
+    /// Whether a step searches places (the scenario's server then serves the sample gazetteer).
+    public var searchesPlaces: Bool {
+        steps.contains { step in
+            switch step.action {
+            case .searchPlace, .tapPopup(.choosePlace): true
+            default: false
+            }
+        }
     }
 
     public struct SettingsChange: Sendable, Equatable {

@@ -7,6 +7,7 @@ import Localization
 import PaintMyTownFeature
 import Permissions
 import PetSpotDomain
+import StartupFeature
 
 /// A run driven one action at a time, as a person (or an Appium client) uses the phone, instead of by
 /// a scenario file's steps. `petspot appium` drives one on the wall clock.
@@ -59,7 +60,20 @@ extension ScenarioRun {
         case .closeDetail?:
             (app?.permissionsScreen ?? walkApp?.permissionsScreen)?.closeDetail()
             await settle()
+        case .openPlacePicker?:
+            app?.startup.openPlacePicker()
+            await settle()
+        case .closePlacePicker?:
+            app?.startup.closePlacePicker()
+            await settle()
         }
+    }
+
+    /// Types `text` into `element`, a search field: its value grows by `text`, as XCUITest's
+    /// `typeText` appends, and the whole field goes to the app as one `searchPlace` step.
+    public func type(_ text: String, into element: AccessibilityElement) async throws(StepRefused) {
+        guard element.acceptsText else { throw StepRefused(description: "\(element.name) does not take text") }
+        try await act(.searchPlace((element.value ?? "") + text))
     }
 
     /// Answers iOS's alert by the label of one of its buttons.

@@ -61,6 +61,8 @@ public final class ScenarioRun {
     private var viewModel: AnimalListViewModel? { app?.startup }
     /// Remembers the once-per-install Always request across launches, as `UserDefaults` would.
     private let ledger = InMemoryPermissionLedger()
+    /// The phone's storage of the chosen place: it outlives the app's process, as UserDefaults does.
+    private let placeMemory = InMemoryPlaceMemory()
     private(set) var lines: [LogLine] = []
     private var deviceEventCount = 0
     /// Waits for conditions over the log and the phone; told of every line and every device event.
@@ -375,6 +377,10 @@ extension ScenarioRun {
         case .customPopupDismissed(let dismissal):
             log(.app, "customPopupDismissed", [("button", .string(dismissal.rawValue))])
         case .retryTapped: log(.app, "retryTapped")
+        case .placeSuggestions(let count): log(.app, "placeSuggestions", [("count", .int(count))])
+        case .placeSuggestionsFailed: log(.app, "placeSuggestionsFailed")
+        case .placeChosen(let id): log(.app, "placeChosen", [("id", .string(id))])
+        case .placeCleared: log(.app, "placeCleared")
         case .queryStarted(let sent):
             // Logged as the machine starts the query (never after a hop to another thread, which would
             // let the order of lines vary), with the path the app's HTTP client requests for it.
@@ -503,7 +509,42 @@ extension ScenarioRun {
                 switch button {
                 case .goToSettings: app.openSettings()
                 case .cancel: app.continueWithoutLocation()
+                case .choosePlace: app.openPlacePicker()
                 }
+            case .searchPlace(let text):
+                let app = try foregroundApp(for: action)
+                guard let picker = app.placePicker else { throw StepRefused(description: "this app searches no places") }
+                if !app.isChoosingPlace {
+                    // Typing starts with a tap on "Choose a Place" in the header, which shows only above
+                    // a listing without the person's location, never under the popup.
+                    guard app.permissionPopup == nil else { throw StepRefused(description: "the location popup is up") }
+                    guard app.offersPlaceChoice else { throw StepRefused(description: "no Choose a Place is showing") }
+                    app.openPlacePicker()
+                }
+                picker.type(text)
+            case .choosePlace(let choice):
+                let app = try foregroundApp(for: action)
+                guard app.isChoosingPlace, let suggestions = app.placePicker?.suggestions, !suggestions.isEmpty else {
+                    throw StepRefused(description: "no place suggestions are showing")
+                }
+                let place: Place
+                switch choice {
+                case .index(let index):
+                    guard suggestions.indices.contains(index) else {
+                        throw StepRefused(description: "there are \(suggestions.count) suggestions; index \(index) is not one")
+                    }
+                    place = suggestions[index]
+                case .id(let id):
+                    guard let found = suggestions.first(where: { $0.id.utf8.elementsEqual(id.utf8) }) else {
+                        throw StepRefused(description: "no suggestion has the id \"\(id)\"")
+                    }
+                    place = found
+                }
+                app.choosePlace(place)
+            case .clearPlace:
+                let app = try foregroundApp(for: action)
+                guard app.chosenPlace != nil else { throw StepRefused(description: "no place is chosen") }
+                app.clearPlace()
             case .settings(let change): try changeSettings(change)
             case .moveTo(let coordinate):
                 try device.moveTo(lat: coordinate.lat, lon: coordinate.lon)
@@ -581,6 +622,7 @@ extension ScenarioRun {
                 pets: SimulatedNetworkRepository(client: client, network: network, clock: clock),
                 settingsOpener: SettingsOpener { [weak self] in self?.openSettingsForApp() },
                 ledger: ledger,
+                placeMemory: placeMemory,
                 clock: clock,
                 infoPlist: scenario.device.infoPlist,
                 localizer: localizer

@@ -70,3 +70,20 @@ struct SimulatedNetworkRepository: AnimalRepositoryProtocol {
         return try result.get()
     }
 }
+
+extension SimulatedNetworkRepository: PlaceSearching {
+    /// Suggestions over the same network: its latency, and unreachable when it is.
+    func searchPlaces(_ text: String, limit: Int) async throws -> [Place] {
+        try await clock.sleep(for: await network.latency)
+        guard await network.reachable else { throw NetworkUnreachable() }
+        await network.requestLeft()
+        let result: Result<[Place], any Error>
+        do {
+            result = .success(try await client.searchPlaces(text, limit: limit))
+        } catch {
+            result = .failure(error)
+        }
+        await network.answerArrived()
+        return try result.get()
+    }
+}

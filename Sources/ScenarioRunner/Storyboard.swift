@@ -275,8 +275,14 @@ private struct Teller {
             switch field(line, "button") {
             case "goToSettings": text("tap", L10n.text(.popupSettingsButton, localizer))
             case "cancel": text("tap", L10n.text(.popupCancelButton, localizer))
+            case "choosePlace": text("tap", L10n.text(.popupChoosePlaceButton, localizer))
             default: text("popup_closed_itself")
             }
+        case "placeSuggestions":
+            text("place_suggestions", localizer.number({ if case .int(let count)? = line[field: "count"] { count } else { 0 } }()))
+        case "placeSuggestionsFailed": text("place_suggestions_failed", L10n.text(.placeSearchFailed, localizer))
+        case "placeChosen": text("place_chosen", field(line, "id"))
+        case "placeCleared": text("tap", L10n.text(.placeClearButton, localizer))
         case "locationUnavailable":
             text("location_unavailable", unavailableReason(field(line, "reason")))
         case "queryFailed":

@@ -22,13 +22,18 @@ enum ScenarioServer {
     /// started in this process on a temporary SQLite database seeded with ``demoPetCount`` demo pets.
     @MainActor
     static func run(_ scenarios: [Scenario], serverURL: URL?) async throws -> [ScenarioRun.Outcome] {
-        try await withServer(serverURL) { url in await ScenarioHost.run(scenarios, serverURL: url) }
+        try await withServer(serverURL, places: scenarios.contains(where: \.searchesPlaces)) { url in
+            await ScenarioHost.run(scenarios, serverURL: url)
+        }
     }
 
     /// Calls `body` with `serverURL`, or with the URL of a server started in this process on a
     /// temporary SQLite database seeded with ``demoPetCount`` demo pets, stopped and removed after.
+    /// With `places`, it also serves the sample gazetteer (``GazetteerFile/sample``): only scenarios
+    /// that search places need it, and a run without it starts sooner.
     static func withServer<T>(
         _ serverURL: URL?,
+        places: Bool = true,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (URL) async throws -> T
     ) async throws -> T {
@@ -44,7 +49,8 @@ enum ScenarioServer {
             port: 0,
             database: directory.appendingPathComponent("pets.sqlite").path,
             demoPetsWhenEmpty: demoPetCount,
-            logLevel: .critical
+            logLevel: .critical,
+            placesWhenEmpty: places ? GazetteerFile.sample : nil
         ))
         do {
             let result = try await body(server.baseURL)

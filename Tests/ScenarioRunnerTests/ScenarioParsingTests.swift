@@ -36,6 +36,23 @@ import Testing
         ])
     }
 
+    @Test func givenThePlaceActions_whenParsed_thenTextIndexOrIdAreRead_andBothOrNeitherIsRefused() throws {
+        let scenario = try parse("""
+            {"name": "p", "steps": [{"atMs": 0, "action": "searchPlace", "text": "krak"},
+              {"atMs": 1, "action": "choosePlace", "index": 2}, {"atMs": 2, "action": "choosePlace", "id": "geonames:1"},
+              {"atMs": 3, "action": "clearPlace"}, {"atMs": 4, "action": "tapPopup", "button": "choosePlace"}]}
+            """)
+        #expect(scenario.steps.map(\.action) == [
+            .searchPlace("krak"), .choosePlace(.index(2)), .choosePlace(.id("geonames:1")), .clearPlace, .tapPopup(.choosePlace),
+        ])
+        #expect(scenario.searchesPlaces)
+        #expect(error(#"{"name": "p", "steps": [{"atMs": 0, "action": "choosePlace", "index": 1, "id": "x"}]}"#)
+            == ScenarioFileError(path: "$.steps[0]", message: "choosePlace needs index (0 to 9) or id, not both"))
+        #expect(error(#"{"name": "p", "steps": [{"atMs": 0, "action": "choosePlace"}]}"#)
+            == ScenarioFileError(path: "$.steps[0]", message: "choosePlace needs index (0 to 9) or id, not both"))
+        #expect(error(#"{"name": "p", "steps": [{"atMs": 0, "action": "searchPlace"}]}"#)?.path == "$.steps[0].text")
+    }
+
     @Test func givenNesting20000Deep_whenParsed_thenTheErrorSaysHowDeepIsAllowedAndWhere() {
         let json = String(repeating: "[", count: 20_000) + String(repeating: "]", count: 20_000)
         let refused = error(json)

@@ -42,6 +42,13 @@ struct StoryExpectation {
         "us3-2-restricted-popup": .init(finalListingWithLocation: false, popups: 1),
         "us3-3-go-to-settings": .init(finalListingWithLocation: false, popups: 1),
         "us3-4-cancel": .init(finalListingWithLocation: false, popups: 1),
+        "place-1-choose-after-dont-allow": .init(
+            finalListingWithLocation: false, popups: 0, systemAlerts: 1, permissionStates: ["location": "denied"]),
+        "place-2-choose-from-popup": .init(finalListingWithLocation: false, popups: 1),
+        "place-3-remembered-at-next-launch": .init(finalListingWithLocation: false, popups: 2),
+        "place-4-granted-later": .init(
+            finalListingWithLocation: true, popups: 0, systemAlerts: 1, permissionStates: ["location": "authorized"]),
+        "place-5-typing-offline": .init(finalListingWithLocation: false, popups: 1),
         "us3-5-browse-after-cancel": .init(finalListingWithLocation: false, popups: 1),
         "us4-1-grant-in-settings": .init(finalListingWithLocation: true, popups: 1),
         "us4-2-denied-grant-and-return": .init(finalListingWithLocation: true, popups: 1),
@@ -200,6 +207,9 @@ func checkStory(_ name: String, _ output: String, sourceLocation: SourceLocation
 
     var queryInFlight = false
     var locationForNextQuery = false
+    // A chosen place is remembered across launches: queries without the person's location go near it.
+    var placeChosen = false
+    var fallbackNext = false
     var popupsThisLaunch = 0
     var checksThisLaunch = 0
     var previousAppEvent: String?
@@ -216,6 +226,9 @@ func checkStory(_ name: String, _ output: String, sourceLocation: SourceLocation
             // A located listing is never empty while there are pets: nobody nearby brings the fallback.
             #expect(line.fields["count"] as? Int != 0, "\(name): an empty listing", sourceLocation: sourceLocation)
         case "locationObtained": locationForNextQuery = true
+        case "placeChosen": placeChosen = true
+        case "placeCleared": placeChosen = false
+        case "noPetsNearby": fallbackNext = true
         case "customPopupShown":
             popupsThisLaunch += 1
             // FR-013: at most once per session; FR-004: with the session's first status check, by cause.
@@ -229,8 +242,11 @@ func checkStory(_ name: String, _ output: String, sourceLocation: SourceLocation
             #expect(!queryInFlight, "\(name): a query started while another was in flight", sourceLocation: sourceLocation)
             queryInFlight = true
             let path = line.fields["path"] as? String ?? ""
-            // FR-008 / FR-009: coordinates if and only if a location was obtained for this query.
-            #expect(path.contains("lat=") == locationForNextQuery, "\(name): \(path)", sourceLocation: sourceLocation)
+            // FR-008 / FR-009: coordinates if and only if a location was obtained for this query, or
+            // the person chose a place instead; never after nobody was found near either.
+            #expect(path.contains("lat=") == (!fallbackNext && (locationForNextQuery || placeChosen)), "\(name): \(path)",
+                    sourceLocation: sourceLocation)
+            fallbackNext = false
             // Departure 6: no more than two decimals leave the device.
             for part in path.split(whereSeparator: { "?&".contains($0) }) where part.hasPrefix("lat=") || part.hasPrefix("lon=") {
                 let decimals = part.split(separator: ".").dropFirst().first?.count ?? 0
