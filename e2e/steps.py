@@ -232,6 +232,67 @@ def closes_details(phone):
     phone.permissions_screen.close_details()
 
 
+@given(parsers.parse('user chose "{text}" from the listing\'s header'))
+def chose_from_header(phone, text):
+    if not phone.started:
+        phone.launch()
+    startup = phone.startup
+    startup.wait(lambda: startup.is_shown(startup.POPUP) or startup.is_shown(startup.CHOOSE_PLACE), "no popup and no Choose a Place")
+    if startup.is_shown(startup.POPUP):
+        startup.popup_button("Cancel").click()
+    startup.open_place_picker()
+    chooses(phone, text)
+
+
+@given("the app is on its listing without location")
+def on_listing_without_location(phone):
+    phone.launch()
+    phone.startup.wait_for_popup()
+    phone.startup.popup_button("Cancel").click()
+    phone.startup.wait_for_listing(near=False)
+
+
+@when(parsers.parse('user chooses "{text}" and the first suggestion'))
+def chooses(phone, text):
+    if not phone.startup.is_shown(phone.startup.PLACE_SEARCH_FIELD):
+        phone.startup.open_place_picker()
+    phone.startup.type_place(text)
+    phone.startup.choose_suggestion(0)
+
+
+@when("user clears the place")
+def clears_place(phone):
+    phone.startup.clear_place()
+
+
+@when(parsers.parse('the server cannot be reached while user types "{text}"'))
+def types_offline(phone, text):
+    phone.driver.execute_script("petspot: setNetwork", {"reachable": False})
+    phone.startup.open_place_picker()
+    phone.startup.type_place(text)
+
+
+@when(parsers.parse('user types "{text}" more'))
+def types_more(phone, text):
+    phone.startup.type_place(text)
+
+
+@then(parsers.parse('the listing is the pets near "{name}"'))
+def listing_near_place(phone, name):
+    assert phone.startup.wait_for_place_listing(name)
+
+
+@then(parsers.parse('the picker says places could not be loaded and still holds "{text}"'))
+def picker_failed(phone, text):
+    phone.startup.wait_for(phone.startup.PLACE_FAILED)
+    assert phone.startup.place_field_text() == text
+
+
+@then(parsers.parse('the picker suggests "{label}"'))
+def picker_suggests(phone, label):
+    assert label in phone.startup.suggestions()
+
+
 # Then: what the person sees.
 
 

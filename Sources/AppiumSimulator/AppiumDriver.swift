@@ -210,6 +210,12 @@ public final class AppiumDriver {
         case ("POST", "element/{id}/click"):
             try await session.click(id)
             return .null
+        case ("POST", "element/{id}/value"):
+            try await session.sendKeys(id, request)
+            return .null
+        case ("POST", "element/{id}/clear"):
+            try await session.clear(id)
+            return .null
         case ("GET", "element/{id}/text"):
             let element = try session.element(id)
             return .string(element.value ?? element.label)
@@ -248,7 +254,7 @@ public final class AppiumDriver {
     private static let sessionRoutes: [String: String] = [
         "": "GET, DELETE", "timeouts": "GET, POST", "element": "POST", "elements": "POST",
         "element/{id}/element": "POST", "element/{id}/elements": "POST", "element/{id}/click": "POST",
-        "element/{id}/text": "GET", "element/{id}/displayed": "GET", "element/{id}/enabled": "GET",
+        "element/{id}/value": "POST", "element/{id}/clear": "POST", "element/{id}/text": "GET", "element/{id}/displayed": "GET", "element/{id}/enabled": "GET",
         "element/{id}/name": "GET", "element/{id}/attribute/{name}": "GET", "source": "GET", "alert/text": "GET",
         "alert/accept": "POST", "alert/dismiss": "POST", "execute/sync": "POST",
     ]

@@ -144,6 +144,35 @@ final class Session {
         }
     }
 
+    /// W3C Element Send Keys: `text` is typed into a search field, after what it holds.
+    func sendKeys(_ id: String, _ request: JSONValue) async throws(WebDriverError) {
+        guard let text = request["text"]?.string else { throw .invalidArgument("'text' must be a string") }
+        let element = try element(id)
+        guard element.acceptsText else {
+            throw WebDriverError("element not interactable", "'\(element.name)' does not take text")
+        }
+        do {
+            try await run.type(text, into: element)
+        } catch {
+            throw WebDriverError("element not interactable", "typing into '\(element.name)': \(error.description)")
+        }
+    }
+
+    /// W3C Element Clear: a search field is emptied.
+    func clear(_ id: String) async throws(WebDriverError) {
+        let element = try element(id)
+        guard element.acceptsText else {
+            throw WebDriverError("invalid element state", "'\(element.name)' is not a field that can be cleared")
+        }
+        var empty = element
+        empty.value = ""
+        do {
+            try await run.type("", into: empty)
+        } catch {
+            throw WebDriverError("element not interactable", "clearing '\(element.name)': \(error.description)")
+        }
+    }
+
     func attribute(_ name: String, of element: AccessibilityElement) throws(WebDriverError) -> JSONValue {
         switch name {
         case "name": return .string(element.name)

@@ -21,10 +21,19 @@ class StartupScreen(Screen):
     SUMMARY = "startup.animalList.summary"
     PERMISSIONS_BUTTON = "startup.animalList.permissions"
     ROW_PREFIX = "startup.animalList.row."
+    # Choosing a place instead of sharing location.
+    CHOOSE_PLACE_INSTEAD = "startup.permissionPopup.choosePlace"
+    CHOOSE_PLACE = "startup.place.choose"
+    CLEAR_PLACE = "startup.place.clear"
+    PLACE_PICKER = "startup.place.picker"
+    PLACE_SEARCH_FIELD = "startup.place.searchField"
+    PLACE_FAILED = "startup.place.failed"
+    SUGGESTION_PREFIX = "startup.place.suggestion."
 
     IDENTIFIERS = [
         POPUP, POPUP_TITLE, POPUP_MESSAGE, GO_TO_SETTINGS, CANCEL, LIST, ERROR, RETRY,
         NOTHING_NEARBY, SUMMARY, PERMISSIONS_BUTTON, ROW_PREFIX + "demo-000001",
+        CHOOSE_PLACE_INSTEAD, CHOOSE_PLACE, CLEAR_PLACE, PLACE_PICKER, PLACE_SEARCH_FIELD, PLACE_FAILED,
     ]
 
     # The screen itself.
@@ -95,8 +104,50 @@ class StartupScreen(Screen):
 
     def popup_button(self, label):
         """The popup's button whose label the person reads, found by id."""
-        for identifier in (self.GO_TO_SETTINGS, self.CANCEL):
+        for identifier in (self.GO_TO_SETTINGS, self.CANCEL, self.CHOOSE_PLACE_INSTEAD):
             element = self.find(identifier)
             if element is not None and element.get_attribute("label") == label:
                 return element
         return None
+
+    # Choosing a place.
+
+    def open_place_picker(self):
+        self.tap(self.CHOOSE_PLACE)
+        self.wait_for(self.PLACE_SEARCH_FIELD)
+
+    def type_place(self, text):
+        """Types into the picker's field, after what it holds (as XCUITest's typeText does)."""
+        self.wait_for(self.PLACE_SEARCH_FIELD).send_keys(text)
+
+    def place_field_text(self):
+        return self.wait_for(self.PLACE_SEARCH_FIELD).get_attribute("value")
+
+    def suggestions(self):
+        """The suggestions' labels, waiting until there are some."""
+        picker = self.wait_for(self.PLACE_PICKER)
+
+        def labels():
+            cells = picker.find_elements(AppiumBy.CLASS_NAME, "XCUIElementTypeCell")
+            found = [cell for cell in cells if cell.get_attribute("name").startswith(self.SUGGESTION_PREFIX)]
+            return [cell.get_attribute("label") for cell in found] or None
+
+        return self.wait(labels, "no place suggestions appeared")
+
+    def choose_suggestion(self, index):
+        self.suggestions()
+        picker = self.find(self.PLACE_PICKER)
+        cells = picker.find_elements(AppiumBy.CLASS_NAME, "XCUIElementTypeCell")
+        cells[index].click()
+        self.wait_until_gone(self.PLACE_PICKER)
+
+    def wait_for_place_listing(self, name):
+        """Waits for the listing near the chosen place: its header names it, its rows have distances."""
+        def ready():
+            rows = self.rows()
+            return rows if self.summary() == f"Pets near {name}" and rows and all(" away" in row for row in rows) else None
+
+        return self.wait(ready, f"the listing near {name} did not appear")
+
+    def clear_place(self):
+        self.tap(self.CLEAR_PLACE)

@@ -10,4 +10,5 @@ scenarios(
     "edge-cases.feature",
     "paint-my-town.feature",
     "walks.feature",
+    "choose-a-place.feature",
 )
