@@ -60,10 +60,13 @@ extension AppDependencies {
     /// of `bundle`'s app. No Motion and no Health: no feature of PetSpot uses them, and the app links
     /// neither framework (`petspot check-plist --app petspot --project App/project.yml`).
     static func live(bundle: Bundle) -> AppDependencies {
-        AppDependencies(
+        let server = AnimalRepository(baseURL: PetSpotApp.apiBaseURL(in: bundle))
+        return AppDependencies(
             locationManager: CoreLocationManager(),
             locationSessions: liveLocationSessions(),
-            pets: AnimalRepository(baseURL: PetSpotApp.apiBaseURL(in: bundle)),
+            pets: server,
+            places: server,
+            placeMemory: UserDefaultsPlaceMemory(),
             settingsOpener: SettingsOpener {
                 guard let url = URL(string: UIApplication.openSettingsURLString) else { return }
                 UIApplication.shared.open(url)

@@ -16,6 +16,8 @@ public struct Binding<Value> {
         get { fatalError() }
         nonmutating set { fatalError() }
     }
+    // https://developer.apple.com/documentation/swiftui/binding/projectedvalue
+    public var projectedValue: Binding<Value> { fatalError() }
     // https://developer.apple.com/documentation/swiftui/binding/subscript(dynamicmember:)
     public subscript<Subject>(dynamicMember keyPath: WritableKeyPath<Value, Subject>) -> Binding<Subject> { fatalError() }
 }

@@ -251,3 +251,14 @@ extension PrimitiveButtonStyle where Self == BorderedProminentButtonStyle {
     // https://developer.apple.com/documentation/swiftui/primitivebuttonstyle/borderedprominent
     nonisolated public static var borderedProminent: BorderedProminentButtonStyle { BorderedProminentButtonStyle() }
 }
+
+// https://developer.apple.com/documentation/swiftui/textfield
+nonisolated public struct TextField<Label: View>: View {
+    public typealias Body = Never
+    public var body: Never { fatalError() }
+}
+
+extension TextField where Label == Text {
+    // https://developer.apple.com/documentation/swiftui/textfield/init(_:text:)-2laoi
+    nonisolated public init<S: StringProtocol>(_ title: S, text: Binding<String>) { fatalError() }
+}

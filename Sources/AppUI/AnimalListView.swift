@@ -51,6 +51,7 @@
                             .accessibilityAddTraits(.isHeader)
                             .accessibilityIdentifier(AccessibilityIdentifiers.AnimalList.summary)
                     }
+                    if viewModel.offersPlaceChoice { placeControls }
                     listing
                 }
                 .navigationTitle(L10n.text(.listTitle, localizer))
@@ -67,7 +68,16 @@
                     PermissionPopupView(
                         content: popup,
                         openSettings: { viewModel.openSettings() },
-                        cancel: { viewModel.continueWithoutLocation() }
+                        cancel: { viewModel.continueWithoutLocation() },
+                        choosePlace: choosePlaceInstead
+                    )
+                }
+            }
+            .sheet(isPresented: $viewModel.isPlacePickerPresented) {
+                if let picker = viewModel.placePicker {
+                    PlacePickerView(
+                        picker: picker, text: $viewModel.placeSearchText, localizer: localizer,
+                        choose: { viewModel.choosePlace($0) }, close: { viewModel.closePlacePicker() }
                     )
                 }
             }
@@ -80,6 +90,28 @@
         }
 
         private var localizer: Localizer { viewModel.localizer }
+
+        /// The popup's third action, when the app can search places.
+        private var choosePlaceInstead: (@MainActor () -> Void)? {
+            guard viewModel.placePicker != nil else { return nil }
+            return { [viewModel] in viewModel.openPlacePicker() }
+        }
+
+        /// "Choose a Place" above a listing without the person's location, and beside "Pets near …"
+        /// the control that clears the place.
+        private var placeControls: some View {
+            HStack {
+                Button(L10n.text(.placeChooseButton, localizer)) { viewModel.openPlacePicker() }
+                    .accessibilityHint(L10n.text(.placeChooseHint, localizer))
+                    .accessibilityIdentifier(AccessibilityIdentifiers.Place.choose)
+                if viewModel.listingIsNearChosenPlace {
+                    Button(L10n.text(.placeClearButton, localizer)) { viewModel.clearPlace() }
+                        .accessibilityHint(L10n.text(.placeClearHint, localizer))
+                        .accessibilityIdentifier(AccessibilityIdentifiers.Place.clear)
+                }
+            }
+            .padding()
+        }
 
         @ViewBuilder private var listing: some View {
             switch viewModel.content {

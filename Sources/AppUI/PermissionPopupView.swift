@@ -3,12 +3,15 @@
     import SwiftUI
 
     /// The custom location-permission popup: a card over the dimmed screen with the cause's title and
-    /// message, Go to Settings (the prominent button) and Cancel. It decides nothing: each button calls
-    /// back, and the popup goes away when the view model stops showing it.
+    /// message, Go to Settings (the prominent button), Cancel and, when the app can search places,
+    /// Choose a Place Instead. It decides nothing: each button calls back, and the popup goes away
+    /// when the view model stops showing it.
     struct PermissionPopupView: View {
         let content: PermissionPopupContent
         let openSettings: @MainActor () -> Void
         let cancel: @MainActor () -> Void
+        /// The third action; nil hides it.
+        let choosePlace: (@MainActor () -> Void)?
 
         var body: some View {
             ZStack {
@@ -56,6 +59,15 @@
                     .buttonStyle(.bordered)
                     .accessibilityHint(content.cancelHint)
                     .accessibilityIdentifier(AccessibilityIdentifiers.PermissionPopup.cancel)
+                    if let choosePlace {
+                        Button(action: choosePlace) {
+                            Text(verbatim: content.choosePlaceButton)
+                                .frame(maxWidth: .infinity)
+                        }
+                        .buttonStyle(.bordered)
+                        .accessibilityHint(content.choosePlaceHint)
+                        .accessibilityIdentifier(AccessibilityIdentifiers.PermissionPopup.choosePlace)
+                    }
                 }
             }
             .multilineTextAlignment(.center)
