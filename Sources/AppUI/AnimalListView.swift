@@ -104,7 +104,7 @@
                 Button(L10n.text(.placeChooseButton, localizer)) { viewModel.openPlacePicker() }
                     .accessibilityHint(L10n.text(.placeChooseHint, localizer))
                     .accessibilityIdentifier(AccessibilityIdentifiers.Place.choose)
-                if viewModel.listingIsNearChosenPlace {
+                if viewModel.offersPlaceClearing {
                     Button(L10n.text(.placeClearButton, localizer)) { viewModel.clearPlace() }
                         .accessibilityHint(L10n.text(.placeClearHint, localizer))
                         .accessibilityIdentifier(AccessibilityIdentifiers.Place.clear)

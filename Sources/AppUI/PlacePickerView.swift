@@ -34,6 +34,11 @@
                             Button(place.label) { choose(place) }
                                 .accessibilityIdentifier(AccessibilityIdentifiers.Place.suggestion(id: place.id))
                         }
+                        if !picker.suggestions.isEmpty {
+                            Text(verbatim: L10n.text(.placeAttribution, localizer))
+                                .font(.footnote)
+                                .accessibilityIdentifier(AccessibilityIdentifiers.Place.attribution)
+                        }
                     }
                     .padding()
                 }

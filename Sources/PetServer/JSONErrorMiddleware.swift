@@ -13,8 +13,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         switch parts.count {
         case 1 where parts[0] == "health" || parts[0] == "openapi.yaml": return [.get, .head]
-        case 2 where parts[0] == "api" && parts[1] == "pets": return [.get, .head]
-        case 3 where parts[0] == "api" && parts[1] == "pets": return [.get, .head]
+        case 2 where parts[0] == "api" && (parts[1] == "pets" || parts[1] == "places"): return [.get, .head]
+        case 3 where parts[0] == "api" && (parts[1] == "pets" || parts[1] == "places"): return [.get, .head]
         default: return nil
         }
     }

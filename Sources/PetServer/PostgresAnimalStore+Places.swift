@@ -50,6 +50,9 @@ extension PostgresAnimalStore: PlaceStore {
         return try await withConnection(bounded: false) { connection in
             try await Self.transaction(on: connection, logger: logger) {
                 try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
+                // Two servers starting on one empty database both load the bundled file: the second
+                // waits here, then replaces what the first wrote, instead of failing on its keys.
+                try await connection.query("LOCK TABLE \(unescaped: placeTable), \(unescaped: prefixTable) IN EXCLUSIVE MODE", logger: logger)
                 try await connection.query("DELETE FROM \(unescaped: prefixTable)", logger: logger)
                 try await connection.query("DELETE FROM \(unescaped: placeTable)", logger: logger)
                 // Batches of arrays, one statement each: a bind per value would pass PostgreSQL's 65,535.

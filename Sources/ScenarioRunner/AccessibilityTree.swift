@@ -223,7 +223,7 @@ enum AccessibilityTree {
         if screen.offersPlaceChoice {
             elements.append(AccessibilityElement(.button, identifier: PlaceID.choose, label: L10n.text(.placeChooseButton, localizer),
                                                  tap: .openPlacePicker))
-            if screen.chosenPlace != nil, screen.listingIsNearChosenPlace {
+            if screen.offersPlaceClearing {
                 elements.append(AccessibilityElement(.button, identifier: PlaceID.clear, label: L10n.text(.placeClearButton, localizer),
                                                      tap: .step(.clearPlace)))
             }
@@ -267,6 +267,9 @@ enum AccessibilityTree {
         }
         children += picker.suggestions.map { place in
             AccessibilityElement(.cell, identifier: PlaceID.suggestion(id: place.id), label: place.label, tap: .step(.choosePlace(.id(place.id))))
+        }
+        if !picker.suggestions.isEmpty {
+            children.append(.text(L10n.text(.placeAttribution, localizer), identifier: PlaceID.attribution))
         }
         return AccessibilityElement(.other, identifier: PlaceID.picker, children: children)
     }

@@ -543,7 +543,9 @@ extension ScenarioRun {
                 app.choosePlace(place)
             case .clearPlace:
                 let app = try foregroundApp(for: action)
-                guard app.chosenPlace != nil else { throw StepRefused(description: "no place is chosen") }
+                guard app.offersPlaceClearing else {
+                    throw StepRefused(description: app.chosenPlace == nil ? "no place is chosen" : "no clear control is showing")
+                }
                 app.clearPlace()
             case .settings(let change): try changeSettings(change)
             case .moveTo(let coordinate):

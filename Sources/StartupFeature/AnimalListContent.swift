@@ -23,6 +23,7 @@ extension AnimalListViewModel {
     /// Said above a listing shown because nobody is within the search radius; nil otherwise.
     public var nothingNearbyNotice: String? {
         guard let listing = state.listing, listing.isFallbackForNothingNearby, !listing.animals.isEmpty else { return nil }
+        if let place = listing.place { return L10n.nothingNearPlace(place.name, localizer) }
         return L10n.nothingNearby(localizer)
     }
 
@@ -30,7 +31,7 @@ extension AnimalListViewModel {
     /// nil otherwise.
     public var listingSummary: String? {
         guard let listing = state.listing, !listing.animals.isEmpty else { return nil }
-        if let place = listing.place { return L10n.nearPlace(place.name, localizer) }
+        if let place = listing.place, !listing.isFallbackForNothingNearby { return L10n.nearPlace(place.name, localizer) }
         return L10n.listSummary(count: listing.animals.count, nearby: listing.queriedNearLocation, localizer)
     }
 

@@ -54,9 +54,9 @@ public final class AnimalListViewModel {
         get { state.isChoosingPlace }
         set { newValue ? openPlacePicker() : closePlacePicker() }
     }
-    /// Whether the listing on screen was asked near the chosen place (the header then says "Pets near
-    /// …" and offers to clear it).
-    public var listingIsNearChosenPlace: Bool { state.listing?.place != nil }
+    /// Whether the header offers to clear the chosen place: one is chosen, and the listing on screen
+    /// is not near the person (it is near the place, or nobody was near it).
+    public var offersPlaceClearing: Bool { offersPlaceChoice && state.chosenPlace != nil }
     /// Whether the header offers "Choose a place": whenever the listing is without the person's location.
     public var offersPlaceChoice: Bool {
         placePicker != nil && state.listing.map { !$0.queriedNearLocation } ?? false

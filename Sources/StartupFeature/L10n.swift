@@ -50,6 +50,8 @@ public enum L10n {
         case placeSearchNoResults = "place_search_no_results"
         case placeSearchCloseButton = "place_search_close_button"
         case listNearPlace = "animal_list_near_place"
+        case listNothingNearPlace = "animal_list_nothing_near_place"
+        case placeAttribution = "place_attribution"
     }
 
     /// Every plural entry of the table.
@@ -113,6 +115,11 @@ public enum L10n {
     public static func listSummary(count: Int, nearby: Bool, _ localizer: Localizer = .system) -> String {
         let key: PluralKey = nearby ? .listSummaryNearby : .listSummaryEverywhere
         return table.plural(key.rawValue, localizer.language, number: localizer.number(count), operands: PluralOperands(count))
+    }
+
+    /// "No pets within 50 km of Lyon — …", above the newest everywhere when nobody is near the place.
+    public static func nothingNearPlace(_ name: String, _ localizer: Localizer = .system) -> String {
+        table.string(Key.listNothingNearPlace.rawValue, localizer.language, localizer.distance(searchRadius, fractionDigits: 0), name)
     }
 
     /// "Pets near Lyon": the place's name as the server gives it, never translated.

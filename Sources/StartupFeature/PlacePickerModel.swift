@@ -35,6 +35,8 @@ public final class PlacePickerModel {
     /// How many suggestions are asked for (the API's most).
     public static let suggestionLimit = 10
     public static let defaultDebounce = Duration.milliseconds(300)
+    /// The longest query the server takes, in Unicode scalars.
+    static let longestQuery = 100
 
     @ObservationIgnored private let search: any PlaceSearching
     /// Starts the debounce: its deadline is fixed when a keystroke comes, not when the task that waits
@@ -59,11 +61,18 @@ public final class PlacePickerModel {
 
     /// The person typed: `text` is the whole field now.
     public func type(_ text: String) {
+        // SwiftUI may set the field to what it holds: that is no keystroke.
+        guard text != self.text else { return }
         self.text = text
         generation += 1
         task?.cancel()
         task = nil
-        let query = text.trimmingCharacters(in: .whitespaces)
+        // As the server takes a query (docs/api.md, "Places"): no control character, at most 100
+        // Unicode scalars. A pasted newline or a long paste is searched as far as it can be, never
+        // sent to be refused and then shown as a network failure.
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: text.unicodeScalars.filter { $0.properties.generalCategory != .control }.prefix(Self.longestQuery))
+        let query = String(scalars).trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else {
             suggestions = []
             status = .idle

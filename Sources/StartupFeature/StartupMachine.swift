@@ -116,6 +116,7 @@ private struct Transition {
                 // Nobody within the radius: a located listing is never empty while there are pets, so
                 // the listing without coordinates follows, and the screen says why.
                 log.append(.noPetsNearby)
+                if case .queryingNearPlace(let place) = state.activity { state.fallbackPlace = place } else { state.fallbackPlace = nil }
                 begin(.queryingFallbackForNothingNearby)
                 return [.fetchAnimals(near: nil)]
             case .querying(let location):
@@ -124,7 +125,10 @@ private struct Transition {
             case .queryingNearPlace(let place):
                 state.listing = Listing(animals: animals, queriedNearLocation: false, place: place)
             case .queryingFallbackForNothingNearby:
-                state.listing = Listing(animals: animals, queriedNearLocation: false, isFallbackForNothingNearby: true)
+                // Nobody near the chosen place either: the screen says whose surroundings were empty.
+                state.listing = Listing(
+                    animals: animals, queriedNearLocation: false, isFallbackForNothingNearby: true, place: state.fallbackPlace
+                )
             case .idle, .checkingStatus, .locating:
                 return []
             }
@@ -250,6 +254,8 @@ extension StartupMachine {
         public var isChoosingPlace = false
         /// The chosen place changed while a step ran: the listing follows it when the step ends.
         public var needsPlaceReload = false
+        /// The place a "nobody nearby" fallback was asked after, if it was a place (not the person).
+        public var fallbackPlace: Place?
 
         /// A fresh session.
         /// - Parameters:
@@ -561,13 +567,19 @@ extension Transition {
     }
 
     private mutating func applyPendingStatus() -> [Effect] {
-        if state.needsPlaceReload, state.pendingStatus == nil, state.listing?.queriedNearLocation != true {
-            return startQuery(near: nil)
-        }
+        let placeReload = state.needsPlaceReload
         state.needsPlaceReload = false
-        guard let pending = state.pendingStatus else { return askAgainIfPossible() }
-        state.pendingStatus = nil
-        return applyStatusChange(to: pending)
+        let effects: [Effect]
+        if let pending = state.pendingStatus {
+            state.pendingStatus = nil
+            effects = applyStatusChange(to: pending)
+        } else {
+            effects = askAgainIfPossible()
+        }
+        // A place chosen or cleared during the step: the listing follows it, unless what the status
+        // started already loads (or locates for) a new listing.
+        guard placeReload, state.activity == .idle, state.listing?.queriedNearLocation != true else { return effects }
+        return effects + startQuery(near: nil)
     }
 
     /// Applies a new status while nothing runs.

@@ -327,7 +327,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct MethodNotAllowedTests {
     @Test(arguments: [
         (HTTPRequest.Method.trace, "/health"), (.post, "/api/pets"), (.delete, "/api/pets/w1"), (.put, "/openapi.yaml"),
-        (.options, "/api/pets"),
+        (.options, "/api/pets"), (.post, "/api/places"), (.delete, "/api/places/geonames:1"),
     ])
     func givenKnownPath_whenAskedWithAnotherMethod_then405AllowingGet(method: HTTPRequest.Method, path: String) async throws {
         let app = try await AnimalFixtures.application([try AnimalFixtures.animal("w1", lat: 52.23, lon: 21.01)])

@@ -560,11 +560,14 @@ enum AnimalStoreContract: String, CaseIterable, Sendable, CustomTestStringConver
             #expect(bytes(walked) == bytes(animals.sorted(by: newestFirst).map(\.id)), "limit \(limit)")
         }
         // Nearby, from every corner, nearest first page by page, and newest first.
-        let centers = corners + [(89.99, 45), (0, 179.9999), (-89.999, -180)]
+        // Every other corner and three more: the whole grid took over a minute on PostgreSQL under the
+        // full suite's load.
+        let centers = corners.enumerated().filter { $0.offset.isMultiple(of: 2) }.map(\.element)
+            + [(90, -180), (89.99, 45), (0, 179.9999), (-89.999, -180)]
         for (lat, lon) in centers {
             let center = try GeoCoordinate(latitude: lat, longitude: lon)
             let oracle = animals.map { ($0, GreatCircle.distanceKm(center, $0.location)) }
-            for var radius in [1.0, 2.5, 25, 300, 500] {
+            for var radius in [2.5, 25, 500] {
                 // No pet so near the edge that the engines' spheres could disagree on it.
                 while oracle.contains(where: { abs($0.1 - radius) <= 1e-6 * radius }) { radius += 0.01 }
                 let filter = random.index(3) == 0 ? AnimalFilter(species: [.cat]) : AnimalFilter()

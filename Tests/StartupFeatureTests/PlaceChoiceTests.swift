@@ -72,6 +72,31 @@ import TestSupport
         expectNoDifference(StartupMachine.step(&state, .animalsLoaded([])).effects, [.fetchAnimalsNearPlace(Self.krakow)])
     }
 
+    @Test func givenNobodyNearTheChosenPlace_whenTheFallbackLoads_thenTheListingStillNamesThePlace() {
+        var state = deniedAndListed()
+        _ = StartupMachine.step(&state, .placeChosen(Self.lyon))
+        _ = StartupMachine.step(&state, .animalsLoaded([]))
+        _ = StartupMachine.step(&state, .animalsLoaded(Fixtures.animals))
+        #expect(state.listing?.isFallbackForNothingNearby == true && state.listing?.place == Self.lyon)
+        // The place stays chosen and can be cleared from there.
+        expectNoDifference(StartupMachine.step(&state, .placeCleared).effects, [.rememberPlace(nil), .fetchAnimals(near: nil)])
+    }
+
+    // FR-015 with both: a status change and a new place wait behind one query; both apply after it.
+    @Test func givenAPlaceChosenAndAStatusChangeDuringAQuery_whenTheQueryEnds_thenTheListingFollowsThePlace() {
+        var state = deniedAndListed()
+        _ = StartupMachine.step(&state, .refreshRequested)
+        _ = StartupMachine.step(&state, .statusChecked(.denied))
+        #expect(state.isQuerying)
+        _ = StartupMachine.step(&state, .placeChosen(Self.krakow))
+        _ = StartupMachine.step(&state, .statusChanged(.denied))  // no news: nothing deferred
+        _ = StartupMachine.step(&state, .statusChanged(.restricted))
+        #expect(state.pendingStatus == .restricted)
+        let ended = StartupMachine.step(&state, .animalsLoaded(Fixtures.animals))
+        expectNoDifference(ended.effects, [.fetchAnimalsNearPlace(Self.krakow)])
+        #expect(state.permissionStatus == .restricted)
+    }
+
     @Test func givenTheDeniedPopup_whenChooseAPlaceInsteadIsTapped_thenThePopupGoesAndThePickerOpens() {
         var state = State()
         _ = StartupMachine.step(&state, .screenAppeared)
@@ -150,16 +175,18 @@ private struct Offline: Error {}
         let clock = VirtualClock()
         let search = SlowFirstSearch()
         let picker = PlacePickerModel(search: search, clock: clock)
+        var events: [StartupEvent] = []
+        picker.onEvent = { events.append($0) }
         picker.type("ly")
         clock.advance(by: PlacePickerModel.defaultDebounce)
         await search.waitForFirstCall()
-        picker.type("lyon")  // the answer to "ly" is still on its way
+        picker.type("lyon")  // the answer to "ly" (Kraków) is still on its way, whatever cancellation says
         clock.advance(by: PlacePickerModel.defaultDebounce)
-        await picker.waitUntilIdle()
+        await search.waitForSecondAnswer()
+        await search.releaseFirst()
+        await picker.waitUntilIdle()  // both searches have ended: Lyon's shown, Kraków's dropped
         #expect(picker.suggestions.map(\.id) == [PlaceChoiceTests.lyon.id])
-        search.releaseFirst()
-        await picker.waitUntilIdle()
-        #expect(picker.suggestions.map(\.id) == [PlaceChoiceTests.lyon.id])
+        #expect(events == [.placeSuggestions(count: 1)])
     }
 
     @Test func givenSpacesOnly_whenTyped_thenNothingIsAsked() async {
@@ -174,30 +201,42 @@ private struct Offline: Error {}
     }
 }
 
-/// The first search waits until released; later ones answer Lyon at once.
+/// The first search waits until released, cancelled or not; later ones answer Lyon at once.
 private actor SlowFirstSearch: PlaceSearching {
     private var calls = 0
-    private let firstCall = Waiters<Void>()
-    private let release = Waiters<Void>()
+    private var answered = 0
+    private var first: CheckedContinuation<Void, Never>?
+    private var firstCalled: [CheckedContinuation<Void, Never>] = []
+    private var secondAnswered: [CheckedContinuation<Void, Never>] = []
+    private var released = false
 
     func searchPlaces(_ text: String, limit: Int) async throws -> [Place] {
         calls += 1
         if calls == 1 {
-            _ = firstCall.resumeAll(returning: ())
-            await release.wait(cancelled: ())
+            for waiter in firstCalled { waiter.resume() }
+            firstCalled = []
+            if !released { await withCheckedContinuation { first = $0 } }
             return [PlaceChoiceTests.krakow]
         }
+        answered += 1
+        for waiter in secondAnswered { waiter.resume() }
+        secondAnswered = []
         return [PlaceChoiceTests.lyon]
     }
 
     func waitForFirstCall() async {
         if calls >= 1 { return }
-        await firstCall.wait(cancelled: ())
+        await withCheckedContinuation { firstCalled.append($0) }
     }
 
-    nonisolated func releaseFirst() {
-        Task { await self.resumeRelease() }
+    func waitForSecondAnswer() async {
+        if answered >= 1 { return }
+        await withCheckedContinuation { secondAnswered.append($0) }
     }
 
-    private func resumeRelease() { _ = release.resumeAll(returning: ()) }
+    func releaseFirst() {
+        released = true
+        first?.resume()
+        first = nil
+    }
 }
