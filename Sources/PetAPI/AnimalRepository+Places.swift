@@ -15,23 +15,10 @@ extension AnimalRepository: PlaceSearching {
 
     /// Suggestions for `text` (what a person typed, sent as typed: it is not their location).
     public func searchPlaces(_ text: String, limit: Int) async throws -> [Place] {
-        var request = URLRequest(url: placesURL(text, limit: limit), cachePolicy: .useProtocolCachePolicy, timeoutInterval: configuration.timeout)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: request)
-        } catch {
-            throw AnimalRepositoryError.transport(message: error.localizedDescription)
-        }
-        guard let http = response as? HTTPURLResponse else { throw AnimalRepositoryError.transport(message: "the answer was not HTTP") }
-        let decoder = PetAPICoding.makeDecoder()
-        guard (200..<300).contains(http.statusCode) else {
-            throw AnimalRepositoryError.httpStatus(code: http.statusCode, error: (try? decoder.decode(APIErrorBody.self, from: data))?.error)
-        }
+        let data = try await get(placesURL(text, limit: limit))
         let list: PlaceListResponse
         do {
-            list = try decoder.decode(PlaceListResponse.self, from: data)
+            list = try PetAPICoding.makeDecoder().decode(PlaceListResponse.self, from: data)
         } catch {
             throw AnimalRepositoryError.decoding(message: String(describing: error))
         }

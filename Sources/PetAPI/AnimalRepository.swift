@@ -42,7 +42,7 @@ public struct AnimalRepository: AnimalRepositoryProtocol {
     }
 
     public let configuration: Configuration
-    let session: URLSession
+    private let session: URLSession
 
     public init(configuration: Configuration, session: URLSession = .shared) {
         self.configuration = configuration
@@ -90,15 +90,11 @@ public struct AnimalRepository: AnimalRepositoryProtocol {
         try await fetchPage(near: location).animals
     }
 
-    /// One page of the listing with its pagination, mapped to domain animals.
-    public func fetchPage(near location: UserLocation?, page: Int = 1) async throws(AnimalRepositoryError) -> (animals: [Animal], pagination: AnimalListResponse.Pagination) {
-        var url = requestURL(near: location)
-        if page != 1, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
-            components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "page", value: String(page))]
-            url = components.url ?? url
-        }
-        // The server's ETag and Cache-Control (docs/api.md, "Caching") drive the session's URLCache:
-        // a repeat within a minute is served from it, a later one is revalidated (304, no body).
+    /// The body of a 2xx answer to `GET url`; the server's error body with any other status.
+    ///
+    /// The server's ETag and Cache-Control (docs/api.md, "Caching") drive the session's URLCache: a
+    /// repeat within its max-age is served from it, a later one is revalidated (304, no body).
+    func get(_ url: URL) async throws(AnimalRepositoryError) -> Data {
         var request = URLRequest(url: url, cachePolicy: .useProtocolCachePolicy, timeoutInterval: configuration.timeout)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let data: Data
@@ -111,11 +107,22 @@ public struct AnimalRepository: AnimalRepositoryProtocol {
         guard let http = response as? HTTPURLResponse else {
             throw .transport(message: "the answer was not HTTP")
         }
-        let decoder = PetAPICoding.makeDecoder()
         guard (200..<300).contains(http.statusCode) else {
-            let body = try? decoder.decode(APIErrorBody.self, from: data)
+            let body = try? PetAPICoding.makeDecoder().decode(APIErrorBody.self, from: data)
             throw .httpStatus(code: http.statusCode, error: body?.error)
         }
+        return data
+    }
+
+    /// One page of the listing with its pagination, mapped to domain animals.
+    public func fetchPage(near location: UserLocation?, page: Int = 1) async throws(AnimalRepositoryError) -> (animals: [Animal], pagination: AnimalListResponse.Pagination) {
+        var url = requestURL(near: location)
+        if page != 1, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+            components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "page", value: String(page))]
+            url = components.url ?? url
+        }
+        let data = try await get(url)
+        let decoder = PetAPICoding.makeDecoder()
         let list: AnimalListResponse
         do {
             list = try decoder.decode(AnimalListResponse.self, from: data)
