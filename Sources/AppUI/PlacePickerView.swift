@@ -30,8 +30,9 @@
                                 .accessibilityIdentifier(AccessibilityIdentifiers.Place.noResults)
                         }
                         ForEach(picker.suggestions, id: \.id) { place in
-                            // The label as the server gives it: VoiceOver reads "Lyon, France".
-                            Button(place.label) { choose(place) }
+                            // The name as the server gives it, its country in the person's language:
+                            // VoiceOver reads "Lyon, France" (in Polish "Lyon, Francja").
+                            Button(L10n.placeSuggestion(place, localizer)) { choose(place) }
                                 .accessibilityIdentifier(AccessibilityIdentifiers.Place.suggestion(id: place.id))
                         }
                         if !picker.suggestions.isEmpty {

@@ -266,7 +266,8 @@ enum AccessibilityTree {
             break
         }
         children += picker.suggestions.map { place in
-            AccessibilityElement(.cell, identifier: PlaceID.suggestion(id: place.id), label: place.label, tap: .step(.choosePlace(.id(place.id))))
+            AccessibilityElement(.cell, identifier: PlaceID.suggestion(id: place.id), label: L10n.placeSuggestion(place, localizer),
+                                 tap: .step(.choosePlace(.id(place.id))))
         }
         if !picker.suggestions.isEmpty {
             children.append(.text(L10n.text(.placeAttribution, localizer), identifier: PlaceID.attribution))

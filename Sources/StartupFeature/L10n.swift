@@ -52,6 +52,7 @@ public enum L10n {
         case listNearPlace = "animal_list_near_place"
         case listNothingNearPlace = "animal_list_nothing_near_place"
         case placeAttribution = "place_attribution"
+        case placeSuggestionFormat = "place_suggestion_format"
     }
 
     /// Every plural entry of the table.
@@ -115,6 +116,17 @@ public enum L10n {
     public static func listSummary(count: Int, nearby: Bool, _ localizer: Localizer = .system) -> String {
         let key: PluralKey = nearby ? .listSummaryNearby : .listSummaryEverywhere
         return table.plural(key.rawValue, localizer.language, number: localizer.number(count), operands: PluralOperands(count))
+    }
+
+    /// A suggestion as the person reads it: the place's name as the server gives it (never
+    /// translated), then its region and country in the person's language — "Kraków, Polska" in
+    /// Polish. A postal code keeps the server's label ("New York, NY 10001"): it is an address.
+    public static func placeSuggestion(_ place: Place, _ localizer: Localizer = .system) -> String {
+        guard place.postalCode == nil else { return place.label }
+        let country = Locale(identifier: localizer.language.rawValue).localizedString(forRegionCode: place.countryCode)
+            ?? place.countryCode
+        let around = [place.region, country].compactMap { $0 }.joined(separator: ", ")
+        return table.string(Key.placeSuggestionFormat.rawValue, localizer.language, place.name, around)
     }
 
     /// "No pets within 50 km of Lyon — …", above the newest everywhere when nobody is near the place.

@@ -2,6 +2,7 @@ import AsyncSupport
 import CustomDump
 import DeviceInterfaces
 import IssueReportingTestSupport
+import Localization
 import PetSpotDomain
 import StartupFeature
 import Testing
@@ -238,5 +239,20 @@ private actor SlowFirstSearch: PlaceSearching {
         released = true
         first?.resume()
         first = nil
+    }
+}
+
+@Suite struct PlaceSuggestionTextTests {
+    @Test(arguments: [("en", "Kraków, Poland"), ("pl", "Kraków, Polska"), ("de", "Kraków, Polen"), ("ja", "Kraków（ポーランド）")])
+    func givenACity_whenShownInALanguage_thenItsNameAsGivenAndItsCountryInThatLanguage(_ tag: String, _ expected: String) throws {
+        #expect(L10n.placeSuggestion(PlaceChoiceTests.krakow, try Localizer(tag: tag)) == expected)
+    }
+
+    @Test func givenAPostalCode_whenShown_thenTheServersLabel() throws {
+        let zip = Place(
+            id: "us-zip:10001", name: "New York", region: "New York", countryCode: "US",
+            location: try GeoCoordinate(latitude: 40.75, longitude: -74), population: 0, postalCode: "10001", label: "New York, NY 10001"
+        )
+        #expect(L10n.placeSuggestion(zip, try Localizer(tag: "fr")) == "New York, NY 10001")
     }
 }
