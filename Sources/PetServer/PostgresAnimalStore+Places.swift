@@ -58,7 +58,7 @@ extension PostgresAnimalStore: PlaceStore {
                 // Batches of arrays, one statement each: a bind per value would pass PostgreSQL's 65,535.
                 for start in stride(from: 0, to: places.count, by: 10_000) {
                     let batch = places[start..<min(start + 10_000, places.count)]
-                    try await connection.query("""
+                    _ = try await connection.query("""
                         INSERT INTO \(unescaped: placeTable) (id, name, region, country, lat, lon, population, postal_code, label, key)
                         SELECT id, name, NULLIF(region, ''), country, lat, lon, population, NULLIF(postal_code, ''), label, key
                         FROM unnest(\(batch.map(\.id))::text[], \(batch.map(\.name))::text[], \(batch.map { $0.region ?? "" })::text[],
@@ -71,7 +71,7 @@ extension PostgresAnimalStore: PlaceStore {
                 }
                 for start in stride(from: 0, to: prefixes.count, by: 20_000) {
                     let batch = prefixes[start..<min(start + 20_000, prefixes.count)]
-                    try await connection.query("""
+                    _ = try await connection.query("""
                         INSERT INTO \(unescaped: prefixTable) (prefix, population, id)
                         SELECT * FROM unnest(\(batch.map(\.prefix))::text[], \(batch.map(\.population))::int8[], \(batch.map(\.id))::text[])
                         """, logger: logger).collect()
