@@ -28,13 +28,7 @@ extension AnimalQuery {
     /// given twice is refused (which value was meant is not for the server to guess). Every failure
     /// names the parameter and its allowed values.
     public static func parse(_ parameters: [(name: String, value: String)]) throws(AnimalQueryError) -> AnimalQuery {
-        var first: [String: String] = [:]
-        for (name, value) in parameters where parameterNames.contains(name) {
-            guard first[name] == nil else {
-                throw AnimalQueryError(parameter: name, message: "\(name) is given more than once; give it once")
-            }
-            first[name] = value
-        }
+        let first = try values(of: parameterNames, in: parameters)
         let lat = try first["lat"].map { value throws(AnimalQueryError) in
             try decimal(value, name: "lat", range: -90...90)
         }
@@ -95,6 +89,19 @@ extension AnimalQuery {
             }
         }
         return query
+    }
+
+    /// The value of each parameter of `names` that `parameters` gives; unknown names are ignored, and
+    /// one of `names` given twice is refused (which value was meant is not for the server to guess).
+    static func values(of names: Set<String>, in parameters: [(name: String, value: String)]) throws(AnimalQueryError) -> [String: String] {
+        var first: [String: String] = [:]
+        for (name, value) in parameters where names.contains(name) {
+            guard first[name] == nil else {
+                throw AnimalQueryError(parameter: name, message: "\(name) is given more than once; give it once")
+            }
+            first[name] = value
+        }
+        return first
     }
 
     private static func decimal(_ text: String, name: String, range: ClosedRange<Double>) throws(AnimalQueryError) -> Double {

@@ -107,13 +107,7 @@ public struct PlaceQuery: Sendable, Equatable {
     /// character, and a `limit` outside 1…10 are refused, naming the parameter. Spaces at either end
     /// of `q` are dropped.
     public static func parse(_ parameters: [(name: String, value: String)]) throws(AnimalQueryError) -> PlaceQuery {
-        var first: [String: String] = [:]
-        for (name, value) in parameters where parameterNames.contains(name) {
-            guard first[name] == nil else {
-                throw AnimalQueryError(parameter: name, message: "\(name) is given more than once; give it once")
-            }
-            first[name] = value
-        }
+        let first = try AnimalQuery.values(of: parameterNames, in: parameters)
         guard let raw = first["q"] else {
             throw AnimalQueryError(parameter: "q", message: "q is required: the start of a place's name, or a postal code")
         }

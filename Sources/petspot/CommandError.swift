@@ -16,3 +16,14 @@ struct CommandError: Error, CustomStringConvertible {
         self.exitCode = exitCode
     }
 }
+
+extension CommandError {
+    /// The bytes of the file at `path`, or the error `petspot` prints when it cannot be read.
+    static func read(_ path: String) throws(CommandError) -> Data {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CommandError("cannot read \(path): \(error.localizedDescription)")
+        }
+    }
+}

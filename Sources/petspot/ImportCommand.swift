@@ -25,12 +25,7 @@ struct ImportCommand: AsyncParsableCommand {
     var sync = false
 
     func run() async throws {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            throw CommandError("cannot read \(file): \(error.localizedDescription)")
-        }
+        let data = try CommandError.read(file)
         do {
             let address = try DatabaseAddress(database)
             let sync = sync

@@ -31,12 +31,7 @@ struct PlacesCommand: AsyncParsableCommand {
         var database = PetServerConfiguration.defaultDatabasePath
 
         func run() async throws {
-            let data: Data
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: file))
-            } catch {
-                throw CommandError("cannot read \(file): \(error.localizedDescription)")
-            }
+            let data = try CommandError.read(file)
             do {
                 let address = try DatabaseAddress(database)
                 let file = file
